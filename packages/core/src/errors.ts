@@ -1,0 +1,116 @@
+/**
+ * The one error type of paykit. Every failure a caller can act on carries a stable
+ * machine `code` (safe to switch on, never reworded) and a `message` written for a person.
+ *
+ * Codes, and what each one means:
+ *
+ * | code | meaning |
+ * |---|---|
+ * | `validation_failed` | a request body or argument broke a rule; `errors` names each field |
+ * | `invalid_json` | a body was not well-formed JSON |
+ * | `payload_too_large` | a body was over the size limit (checked before parsing) |
+ * | `unsupported_media_type` | a body came with a `Content-Type` the route does not take |
+ * | `duplicate_parameter` | a query or form parameter that must appear once appeared more often |
+ * | `cross_site_request` | a state-changing request came from an origin that is not allowed |
+ * | `unauthorized` | credentials were missing, wrong or revoked (HTTP 401) |
+ * | `forbidden` | credentials were valid but lack the permission (HTTP 403) |
+ * | `not_found` | the resource does not exist for these credentials |
+ * | `method_not_allowed` | the route exists but not for this HTTP method |
+ * | `conflict` | the resource is not in a state that allows the operation |
+ * | `amount_mismatch` | the price the shopper saw differs from the price the merchant's backend decided |
+ * | `event_not_confirmed` | a webhook claimed a state that the API does not confirm (yet) |
+ * | `rate_limited` | too many requests; `retryAfterSeconds` says when to try again |
+ * | `upstream_error` | the Payments API answered with an error; `status` is its HTTP status |
+ * | `upstream_invalid_response` | the Payments API answered 2xx with something that is not the expected JSON |
+ * | `timeout` | a call took longer than its time limit and was aborted |
+ * | `network_error` | a call could not reach its server at all |
+ * | `unsafe_url` | a URL was not one paykit may navigate to or send data to |
+ * | `internal_error` | a bug in paykit or in a hook; details are logged, never sent |
+ */
+export type ErrorCode =
+  | 'validation_failed'
+  | 'invalid_json'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'duplicate_parameter'
+  | 'cross_site_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'amount_mismatch'
+  | 'event_not_confirmed'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'upstream_invalid_response'
+  | 'timeout'
+  | 'network_error'
+  | 'unsafe_url'
+  | 'internal_error';
+
+/** One broken rule of one field. `path` is dotted (`payment_methods.2`); `(body)` means the whole body. */
+export interface FieldError {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The JSON body of every paykit HTTP error, and what {@link PaykitError.toJSON} returns. */
+export interface ErrorBody {
+  message: string;
+  code: string;
+  errors?: FieldError[];
+}
+
+/** Options of {@link PaykitError}. */
+export interface PaykitErrorOptions {
+  /** The HTTP status this error came with, or maps to when it becomes a response. */
+  status?: number;
+  /** Field errors, for `validation_failed`. */
+  errors?: readonly FieldError[];
+  /** Seconds to wait before trying again, for `rate_limited` (from `Retry-After`). */
+  retryAfterSeconds?: number;
+  /** The underlying error. Never sent over the network. */
+  cause?: unknown;
+}
+
+/**
+ * The base class of every error paykit throws on purpose.
+ *
+ * @example
+ * ```ts
+ * try { await api.createPaymentRequest(body) }
+ * catch (e) { if (e instanceof PaykitError && e.code === 'validation_failed') showFieldErrors(e.errors) }
+ * ```
+ */
+export class PaykitError extends Error {
+  override readonly name: string = 'PaykitError';
+  /** Stable machine code: see the table on {@link ErrorCode}. */
+  readonly code: ErrorCode;
+  /** HTTP status this error came with or maps to, when there is one. */
+  readonly status: number | undefined;
+  /** Field errors, for `validation_failed`. */
+  readonly errors: readonly FieldError[] | undefined;
+  /** Seconds to wait before trying again, for `rate_limited`. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: PaykitErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status;
+    this.errors = options.errors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  /** The error as an HTTP body: `{ message, code, errors? }`. Never includes `cause`. */
+  toJSON(): ErrorBody {
+    const body: ErrorBody = { message: this.message, code: this.code };
+    if (this.errors?.length) body.errors = [...this.errors];
+    return body;
+  }
+}
+
+/** True when `value` is a {@link PaykitError}, optionally with the given code. */
+export function isPaykitError(value: unknown, code?: ErrorCode): value is PaykitError {
+  return value instanceof PaykitError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { isPaykitError } from './errors.js';
+import { decodeForm, encodeForm } from './form.js';
+
+describe('form codec', () => {
+  it('round-trips arrays as key[] fields', () => {
+    const params = encodeForm({ amount: 12.5, currency: 'SGD', payment_methods: ['paynow_online', 'card'], skip: undefined });
+    expect(params.toString()).toBe(
+      'amount=12.5&currency=SGD&payment_methods%5B%5D=paynow_online&payment_methods%5B%5D=card',
+    );
+    expect(decodeForm(params)).toEqual({ amount: '12.5', currency: 'SGD', payment_methods: ['paynow_online', 'card'] });
+  });
+
+  it('refuses a plain field given twice', () => {
+    try {
+      decodeForm(new URLSearchParams('amount=1&amount=1000'));
+      expect.unreachable();
+    } catch (error) {
+      expect(isPaykitError(error, 'duplicate_parameter')).toBe(true);
+    }
+  });
+
+  it('refuses prototype-polluting names and leaves Object.prototype alone', () => {
+    for (const key of ['__proto__', '__proto__[]', 'constructor', 'prototype']) {
+      expect(() => decodeForm(new URLSearchParams(`${key}=x`))).toThrow(/is not allowed|not allowed/);
+    }
+    expect(({} as Record<string, unknown>)['x']).toBeUndefined();
+  });
+
+  it('refuses nested objects when encoding', () => {
+    expect(() => encodeForm({ nested: { a: 1 } })).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,59 @@
+import { PaykitError } from './errors.js';
+
+/** A decoded `application/x-www-form-urlencoded` body: `key[]` fields become arrays under `key`. */
+export type FormFields = Record<string, string | string[]>;
+
+/**
+ * Decodes a form body the way the Payments API reads it: `payment_methods[]=a&payment_methods[]=b` becomes
+ * `{ payment_methods: ['a', 'b'] }`. A plain key given twice is refused (`duplicate_parameter`) rather than
+ * silently keeping one of the values, and so are the prototype-polluting names `__proto__`, `constructor`
+ * and `prototype`.
+ */
+export function decodeForm(params: URLSearchParams): FormFields {
+  const fields: FormFields = Object.create(null) as FormFields;
+  for (const [rawKey, value] of params) {
+    const isArray = rawKey.endsWith('[]');
+    const key = isArray ? rawKey.slice(0, -2) : rawKey;
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
+      throw new PaykitError('validation_failed', `Form field "${key}" is not allowed`, {
+        status: 422,
+        errors: [{ path: key, message: 'is not allowed' }],
+      });
+    }
+    const existing = fields[key];
+    if (isArray) {
+      if (typeof existing === 'string') throw duplicate(key);
+      fields[key] = [...(existing ?? []), value];
+    } else {
+      if (existing !== undefined) throw duplicate(key);
+      fields[key] = value;
+    }
+  }
+  return { ...fields };
+}
+
+/**
+ * Encodes a flat object as a form body. Arrays become repeated `key[]` fields, booleans `true`/`false`,
+ * numbers their plain decimal text; `undefined` and `null` fields are left out.
+ */
+export function encodeForm(body: Readonly<Record<string, unknown>>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) params.append(`${key}[]`, String(item));
+    } else if (typeof value === 'object') {
+      throw new TypeError(`Form field "${key}" must be a string, number, boolean or array`);
+    } else {
+      params.append(key, String(value));
+    }
+  }
+  return params;
+}
+
+function duplicate(key: string): PaykitError {
+  return new PaykitError('duplicate_parameter', `Form field "${key}" appears more than once`, {
+    status: 400,
+    errors: [{ path: key, message: 'appears more than once' }],
+  });
+}

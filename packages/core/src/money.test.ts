@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { formatMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './money.js';
+
+describe('parseAmount', () => {
+  it.each([
+    ['12.50', 1250],
+    ['12.5', 1250],
+    [12.5, 1250],
+    [0.01, 1],
+    ['0.30', 30],
+    [999999999.99, MAX_AMOUNT_MINOR],
+    ['19.99', 1999],
+  ])('reads %s as %i minor units', (input, minor) => {
+    expect(parseAmount(input)).toEqual({ ok: true, minor });
+  });
+
+  it('adds 0.1 and 0.2 exactly in minor units', () => {
+    const a = parseAmount(0.1);
+    const b = parseAmount(0.2);
+    if (!a.ok || !b.ok) throw new Error('0.1 and 0.2 are amounts');
+    expect(a.minor + b.minor).toBe(30);
+    expect(formatMinor(a.minor + b.minor)).toBe('0.30');
+    expect(minorToMajor(a.minor + b.minor)).toBe(0.3);
+  });
+
+  it.each([
+    [0.1 + 0.2, 'must have at most two decimal places'],
+    ['1.005', 'must have at most two decimal places'],
+    [0, 'must be greater than 0'],
+    [-0, 'must be greater than 0'],
+    ['0.00', 'must be greater than 0'],
+    [-5, 'must be greater than 0'],
+    ['-0.01', 'must be greater than 0'],
+    [Number.NaN, 'must be a finite number'],
+    [Number.POSITIVE_INFINITY, 'must be a finite number'],
+    [1e21, 'must be a decimal number such as 12.50'],
+    [1e-7, 'must be a decimal number such as 12.50'],
+    ['1e3', 'must be a decimal number such as 12.50'],
+    ['0x10', 'must be a decimal number such as 12.50'],
+    [' 12', 'must be a decimal number such as 12.50'],
+    ['12.', 'must be a decimal number such as 12.50'],
+    ['', 'must be a decimal number such as 12.50'],
+    ['1000000000', 'must be at most 999999999.99'],
+    [1_000_000_000, 'must be at most 999999999.99'],
+    [null, 'must be a number'],
+    [true, 'must be a number'],
+  ])('refuses %s: %s', (input, reason) => {
+    expect(parseAmount(input)).toEqual({ ok: false, reason });
+  });
+});
+
+describe('formatMinor', () => {
+  it.each([
+    [1250, '12.50'],
+    [1, '0.01'],
+    [0, '0.00'],
+    [-1999, '-19.99'],
+  ])('formats %i as %s', (minor, text) => {
+    expect(formatMinor(minor)).toBe(text);
+  });
+});

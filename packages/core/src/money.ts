@@ -1,0 +1,53 @@
+/**
+ * Money rules of the Payments API. Amounts travel as numbers in major units (`12.5` means 12.50) with at
+ * most two decimals; paykit does every comparison and sum in integer minor units so that floating point
+ * never decides a price (`0.1 + 0.2` is 30 minor units, exactly).
+ */
+
+/** The largest amount paykit accepts, in minor units (999,999,999.99). A paykit choice: the spec sets none. */
+export const MAX_AMOUNT_MINOR = 99_999_999_999;
+
+/** The outcome of {@link parseAmount}: minor units, or the reason the value is not an amount. */
+export type AmountParseResult = { ok: true; minor: number } | { ok: false; reason: string };
+
+// Plain decimal notation only: no exponent, no sign but a leading minus, no spaces, no hex.
+const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d+))?$/;
+
+/**
+ * Reads an amount given as a number or a decimal string, and says why when it is not a valid amount:
+ * not finite, exponent notation, zero or negative, more than two decimals, or above {@link MAX_AMOUNT_MINOR}.
+ *
+ * @example parseAmount('12.50') // { ok: true, minor: 1250 }
+ * @example parseAmount(0.1 + 0.2) // { ok: false, reason: 'must have at most two decimal places' }
+ */
+export function parseAmount(value: unknown): AmountParseResult {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return { ok: false, reason: 'must be a finite number' };
+    text = String(value);
+  } else if (typeof value === 'string') {
+    text = value;
+  } else {
+    return { ok: false, reason: 'must be a number' };
+  }
+  const match = DECIMAL.exec(text);
+  if (!match) return { ok: false, reason: 'must be a decimal number such as 12.50' };
+  const [, sign, whole = '', fraction = ''] = match;
+  if (fraction.length > 2) return { ok: false, reason: 'must have at most two decimal places' };
+  const minor = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  if (sign === '-' || minor === 0) return { ok: false, reason: 'must be greater than 0' };
+  if (minor > MAX_AMOUNT_MINOR) return { ok: false, reason: 'must be at most 999999999.99' };
+  return { ok: true, minor };
+}
+
+/** Minor units to the number in major units the API takes (`1250` -> `12.5`). */
+export function minorToMajor(minor: number): number {
+  return minor / 100;
+}
+
+/** Minor units to the two-decimal string the API answers with (`1250` -> `"12.50"`). */
+export function formatMinor(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}

@@ -1,0 +1,24 @@
+/**
+ * A charge: one attempt to collect a payment request. The spec does not show the charge record; this is the
+ * shape the sandbox answers with, documented as paykit's, and parsed leniently.
+ */
+import * as z from 'zod';
+import { dateTime, id, recordCurrency } from './fields.js';
+
+/** Charge statuses the sandbox uses. */
+export const chargeStatuses = ['pending', 'succeeded', 'failed', 'refunded', 'partially_refunded'] as const;
+
+/** A charge as the API (or the sandbox) answers with it. */
+export const chargeSchema = z.looseObject({
+  id,
+  status: z.string().min(1),
+  amount: z.number(),
+  currency: recordCurrency,
+  payment_request_id: z.string().nullish(),
+  payment_method: z.string().nullish(),
+  business_id: z.string().nullish(),
+  created_at: dateTime.optional(),
+});
+
+/** A charge. */
+export type Charge = z.output<typeof chargeSchema>;

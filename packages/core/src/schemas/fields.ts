@@ -1,0 +1,62 @@
+/**
+ * Field schemas shared by the resource schemas. Request fields are strict and give readable messages
+ * ("must be greater than 0"); response fields are lenient, because the API may add or reshape fields.
+ */
+import * as z from 'zod';
+import { formatMinor, minorToMajor, parseAmount } from '../money.js';
+import { parseWebUrl } from '../safe-url.js';
+
+/** The message for a required field that is missing, or the given one when the field has the wrong type. */
+const requiredOr = (message: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? 'is required' : message;
+
+/**
+ * An amount in major units, given as a number or a decimal string (form bodies carry strings).
+ * Output: the number the API takes (`"12.50"` -> `12.5`). Rules: see {@link parseAmount}.
+ */
+export const amount = z.union([z.number(), z.string()], { error: requiredOr('must be a number') }).transform(
+  (value, ctx) => {
+    const parsed = parseAmount(value);
+    if (parsed.ok) return minorToMajor(parsed.minor);
+    ctx.issues.push({ code: 'custom', message: parsed.reason, input: value });
+    return z.NEVER;
+  },
+);
+
+/** A three-letter currency code in any case, normalised to upper case as the API's request fields take it. */
+export const requestCurrency = z
+  .string({ error: requiredOr('must be a string') })
+  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code such as SGD')
+  .transform((code) => code.toUpperCase());
+
+/** A currency code as records carry it, normalised to lower case. */
+export const recordCurrency = z.string().transform((code) => code.toLowerCase());
+
+/** An email address. */
+export const email = z.email({ error: requiredOr('must be an email address') }).max(254, 'must be at most 254 characters');
+
+/** An absolute `https:` URL, or `http:` on a loopback host (the local sandbox). */
+export const webUrl = z
+  .string({ error: requiredOr('must be a URL') })
+  .refine((value) => parseWebUrl(value) !== undefined, 'must be an https URL (http only for localhost)');
+
+/** A boolean, also given as `true`/`false`/`1`/`0` text (form bodies carry text). */
+export const booleanish = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1'),
+]);
+
+/** An amount as the API answers with it: a two-decimal string, or a number; normalised to the string form. */
+export const responseAmount = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const parsed = parseAmount(value);
+  if (parsed.ok) return formatMinor(parsed.minor);
+  if (value === 0 || value === '0' || value === '0.00') return '0.00';
+  ctx.issues.push({ code: 'custom', message: `is not an amount (${parsed.reason})`, input: value });
+  return z.NEVER;
+});
+
+/** A date-time as the API answers with it. Kept as text: the formats differ by field (see the spec). */
+export const dateTime = z.string();
+
+/** A non-empty identifier from the API (UUIDs in the spec; not enforced on responses). */
+export const id = z.string().min(1);
