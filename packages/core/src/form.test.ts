@@ -4,7 +4,12 @@ import { decodeForm, encodeForm } from './form.js';
 
 describe('form codec', () => {
   it('round-trips arrays as key[] fields', () => {
-    const params = encodeForm({ amount: 12.5, currency: 'SGD', payment_methods: ['paynow_online', 'card'], skip: undefined });
+    const params = encodeForm({
+      amount: 12.5,
+      currency: 'SGD',
+      payment_methods: ['paynow_online', 'card'],
+      skip: undefined,
+    });
     expect(params.toString()).toBe(
       'amount=12.5&currency=SGD&payment_methods%5B%5D=paynow_online&payment_methods%5B%5D=card',
     );

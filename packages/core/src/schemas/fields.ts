@@ -14,14 +14,14 @@ const requiredOr = (message: string) => (issue: { input: unknown }) =>
  * An amount in major units, given as a number or a decimal string (form bodies carry strings).
  * Output: the number the API takes (`"12.50"` -> `12.5`). Rules: see {@link parseAmount}.
  */
-export const amount = z.union([z.number(), z.string()], { error: requiredOr('must be a number') }).transform(
-  (value, ctx) => {
+export const amount = z
+  .union([z.number(), z.string()], { error: requiredOr('must be a number') })
+  .transform((value, ctx) => {
     const parsed = parseAmount(value);
     if (parsed.ok) return minorToMajor(parsed.minor);
     ctx.issues.push({ code: 'custom', message: parsed.reason, input: value });
     return z.NEVER;
-  },
-);
+  });
 
 /** A three-letter currency code in any case, normalised to upper case as the API's request fields take it. */
 export const requestCurrency = z
@@ -33,7 +33,9 @@ export const requestCurrency = z
 export const recordCurrency = z.string().transform((code) => code.toLowerCase());
 
 /** An email address. */
-export const email = z.email({ error: requiredOr('must be an email address') }).max(254, 'must be at most 254 characters');
+export const email = z
+  .email({ error: requiredOr('must be an email address') })
+  .max(254, 'must be at most 254 characters');
 
 /** An absolute `https:` URL, or `http:` on a loopback host (the local sandbox). */
 export const webUrl = z

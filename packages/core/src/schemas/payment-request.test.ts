@@ -36,7 +36,9 @@ describe('paymentRequestCreateSchema', () => {
   });
 
   it('names the field and the rule for each broken field', () => {
-    expect(fieldErrors({ amount: '1.005', currency: 'SGDX', email: 'nope', redirect_url: 'javascript:alert(1)' })).toEqual([
+    expect(
+      fieldErrors({ amount: '1.005', currency: 'SGDX', email: 'nope', redirect_url: 'javascript:alert(1)' }),
+    ).toEqual([
       { path: 'amount', message: 'must have at most two decimal places' },
       { path: 'currency', message: 'must be a three-letter currency code such as SGD' },
       { path: 'email', message: 'must be an email address' },
@@ -66,7 +68,9 @@ describe('paymentRequestCreateSchema', () => {
 
   describe('platform_commission_amount (spec 5.4)', () => {
     it('accepts a commission one cent below the amount', () => {
-      expect(paymentRequestCreateSchema.parse({ ...valid, platform_commission_amount: 12.49 }).platform_commission_amount).toBe(12.49);
+      expect(
+        paymentRequestCreateSchema.parse({ ...valid, platform_commission_amount: 12.49 }).platform_commission_amount,
+      ).toBe(12.49);
     });
     it.each([
       [12.5, 'must be less than amount'],
@@ -81,7 +85,10 @@ describe('paymentRequestCreateSchema', () => {
     });
     it('refuses a commission on a request that allows repeated payments', () => {
       expect(fieldErrors({ ...valid, platform_commission_amount: 1, allow_repeated_payments: 'true' })).toEqual([
-        { path: 'platform_commission_amount', message: 'cannot be used on a payment request that allows repeated payments' },
+        {
+          path: 'platform_commission_amount',
+          message: 'cannot be used on a payment request that allows repeated payments',
+        },
       ]);
     });
   });

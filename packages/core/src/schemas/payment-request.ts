@@ -3,7 +3,17 @@
  */
 import * as z from 'zod';
 import { parseAmount } from '../money.js';
-import { amount, booleanish, dateTime, email, id, recordCurrency, requestCurrency, responseAmount, webUrl } from './fields.js';
+import {
+  amount,
+  booleanish,
+  dateTime,
+  email,
+  id,
+  recordCurrency,
+  requestCurrency,
+  responseAmount,
+  webUrl,
+} from './fields.js';
 
 /** Statuses paykit knows. The spec names only `pending`; the others are what the sandbox uses and what events imply. */
 export const paymentRequestStatuses = ['pending', 'completed', 'failed', 'canceled'] as const;
@@ -92,9 +102,7 @@ export type PaymentRequest = z.output<typeof paymentRequestSchema>;
 export const paymentRequestListSchema = z.union([
   z.looseObject({
     data: z.array(paymentRequestSchema),
-    meta: z
-      .looseObject({ next_cursor: z.string().nullish(), prev_cursor: z.string().nullish() })
-      .optional(),
+    meta: z.looseObject({ next_cursor: z.string().nullish(), prev_cursor: z.string().nullish() }).optional(),
   }),
   z.array(paymentRequestSchema).transform((data) => ({ data, meta: undefined })),
 ]);
