@@ -1,0 +1,47 @@
+/**
+ * Reading request bodies: JSON or form-urlencoded, size-limited before parsing, never a crash on bad input.
+ */
+import { decodeForm, isPaykitError } from '@paykit/core';
+import { SandboxError } from './errors.js';
+
+/** The largest body the sandbox reads: 64 KiB. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Reads a JSON object or a form body (`payment_methods[]` as an array), or throws a {@link SandboxError}. */
+export async function readBody(request: Request, options: { form?: boolean } = {}): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge();
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded' && options.form !== false) {
+    try {
+      return decodeForm(new URLSearchParams(text));
+    } catch (error) {
+      if (isPaykitError(error)) throw new SandboxError(error.status ?? 400, error.message, error.code, error.errors);
+      throw error;
+    }
+  }
+  if (type !== 'application/json' && !(type === '' && text === '')) {
+    throw new SandboxError(
+      415,
+      'Send the body as application/json or application/x-www-form-urlencoded',
+      'unsupported_media_type',
+    );
+  }
+  if (text === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new SandboxError(400, 'The body is not well-formed JSON', 'invalid_json');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SandboxError(400, 'The body must be a JSON object', 'invalid_json');
+  }
+  return value as Record<string, unknown>;
+}
+
+function tooLarge(): SandboxError {
+  return new SandboxError(413, `The body is larger than ${MAX_BODY_BYTES} bytes`, 'payload_too_large');
+}

@@ -1,0 +1,11 @@
+/**
+ * `@paykit/sandbox`: a local, stateful emulator of the whole Payments API, its checkout page and its
+ * webhooks, for the demo and for every test. Never imported by `@paykit/elements` or `@paykit/server`.
+ *
+ * @packageDocumentation
+ */
+export { startSandbox, type RunningSandbox, type SandboxOptions } from './start.js';
+export { createSandboxApp } from './app.js';
+export { SANDBOX_SEED } from './seed.js';
+export type { SandboxContext } from './context.js';
+export type { WebhookDelivery, SandboxEvent, WebhookDispatcherOptions } from './webhooks.js';

@@ -1,0 +1,65 @@
+/**
+ * What happens when a shopper pays or fails on the checkout page (or a test says so): a charge is written,
+ * the payment request moves to its final status, and the events of spec section 6 go out.
+ */
+import { SandboxError } from './errors.js';
+import { newId } from './ids.js';
+import { chargeJson, paymentRequestJson } from './serialize.js';
+import type { SandboxContext } from './context.js';
+import type { ChargeRecord, PaymentRequestRecord } from './state.js';
+
+/** How the shopper's attempt ended. */
+export type PaymentOutcome = 'succeeded' | 'failed';
+
+/**
+ * Completes a pending payment request. Events: `charge.created` then `charge.updated` (succeeded) or
+ * `charge.failed`, then `payment_request.completed` or `payment_request.failed`. Charge events of a request
+ * made with a platform key go to the platform's endpoints instead of the merchant's (spec 6, unified stream).
+ */
+export function completePayment(
+  sandbox: SandboxContext,
+  request: PaymentRequestRecord,
+  outcome: PaymentOutcome,
+  method?: string,
+): ChargeRecord {
+  if (request.status !== 'pending') {
+    throw new SandboxError(409, `The payment request is already ${request.status}`, 'conflict');
+  }
+  const now = new Date();
+  const charge: ChargeRecord = {
+    id: newId(),
+    businessId: request.businessId,
+    paymentRequestId: request.id,
+    amountMinor: request.amountMinor,
+    currency: request.currency,
+    status: 'pending',
+    paymentMethod: method && request.paymentMethods.includes(method) ? method : (request.paymentMethods[0] ?? 'card'),
+    platformBusinessId: request.platformBusinessId,
+    createdAt: now,
+  };
+  sandbox.state.charges.set(charge.id, charge);
+  const { state, webhooks } = sandbox;
+  const chargeTargets = state.endpointsOf(request.platformBusinessId ?? request.businessId).map((e) => e.url);
+  const requestTargets = [
+    ...state.endpointsOf(request.businessId).map((e) => e.url),
+    ...(request.webhook ? [request.webhook] : []),
+  ];
+
+  webhooks.emit('charge.created', request.businessId, chargeJson(charge), chargeTargets);
+  charge.status = outcome;
+  request.status = outcome === 'succeeded' ? 'completed' : 'failed';
+  request.updatedAt = now;
+  webhooks.emit(
+    outcome === 'succeeded' ? 'charge.updated' : 'charge.failed',
+    request.businessId,
+    chargeJson(charge),
+    chargeTargets,
+  );
+  webhooks.emit(
+    outcome === 'succeeded' ? 'payment_request.completed' : 'payment_request.failed',
+    request.businessId,
+    paymentRequestJson(request, sandbox.publicUrl()),
+    requestTargets,
+  );
+  return charge;
+}

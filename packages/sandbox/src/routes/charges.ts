@@ -1,0 +1,33 @@
+/**
+ * `/v1/charges` (spec 4.10): list and read. The charge record is not shown by the spec; see core's `chargeSchema`.
+ */
+import { Hono } from 'hono';
+import type { SandboxContext } from '../context.js';
+import type { SandboxEnv } from '../env.js';
+import { notFound } from '../errors.js';
+import { paginate, readPageSize } from '../paginate.js';
+import { chargeJson } from '../serialize.js';
+
+/** The charge routes, mounted under `/v1` behind authentication. */
+export function chargeRoutes(sandbox: SandboxContext) {
+  const routes = new Hono<SandboxEnv>();
+
+  routes.get('/charges', (c) => {
+    const businessId = c.get('caller').business.id;
+    const mine = [...sandbox.state.charges.values()].filter((r) => r.businessId === businessId).reverse();
+    const page = paginate(mine, (r) => r.id, {
+      cursor: c.req.query('cursor'),
+      perPage: readPageSize(c.req.query('per_page'), 'per_page'),
+      cursorName: 'cursor',
+    });
+    return c.json({ data: page.data.map(chargeJson), meta: page.meta });
+  });
+
+  routes.get('/charges/:id', (c) => {
+    const charge = sandbox.state.charges.get(c.req.param('id'));
+    if (!charge || charge.businessId !== c.get('caller').business.id) throw notFound('Charge not found');
+    return c.json(chargeJson(charge));
+  });
+
+  return routes;
+}

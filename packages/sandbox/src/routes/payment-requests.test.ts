@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call } from '../../../../test/support/sandbox-calls.js';
+import { startSandbox, type RunningSandbox } from '../index.js';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset'));
+
+const NO_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
+
+describe('POST /v1/payment-requests', () => {
+  it('creates from a form body with payment_methods[] and answers as spec 2.7', async () => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=12.5&currency=SGD&email=shopper%40example.test&purpose=Order+42&redirect_url=https%3A%2F%2Fshop.test%2Freturn&payment_methods[]=paynow_online&payment_methods[]=card',
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      amount: '12.50',
+      currency: 'sgd',
+      email: 'shopper@example.test',
+      purpose: 'Order 42',
+      redirect_url: 'https://shop.test/return',
+      payment_methods: ['paynow_online', 'card'],
+      status: 'pending',
+      allow_repeated_payments: false,
+      url: `${sandbox.url}/checkout/${body.id}`,
+    });
+    expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.created_at).toMatch(NO_OFFSET);
+    expect(body.updated_at).toMatch(NO_OFFSET);
+  });
+
+  it('creates from a JSON body', async () => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      json: { amount: '0.30', currency: 'usd' },
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ amount: '0.30', currency: 'usd', status: 'pending' });
+  });
+
+  it.each([
+    ['no key', null],
+    ['a wrong key', 'sk_sandbox_wrong'],
+  ])('answers 401 { message } with %s', async (_, apiKey) => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      apiKey,
+      json: { amount: 1, currency: 'SGD' },
+    });
+    expect(status).toBe(401);
+    expect(body.message).toMatch(/X-BUSINESS-API-KEY/);
+  });
+
+  it('answers 422 with each field error', async () => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      json: { amount: 1.005, currency: 'SG', webhook: 'javascript:alert(1)' },
+    });
+    expect(status).toBe(422);
+    expect(body.code).toBe('validation_failed');
+    expect(body.errors.map((e: { path: string }) => e.path)).toEqual(['amount', 'currency', 'webhook']);
+  });
+
+  it('refuses a commission without a platform key', async () => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      json: { amount: 10, currency: 'SGD', platform_commission_amount: 1 },
+    });
+    expect(status).toBe(422);
+    expect(body.errors).toEqual([{ path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' }]);
+  });
+
+  it('answers 400 to malformed JSON, 413 to a huge body and 415 to another media type', async () => {
+    const post = (type: string, body: string) =>
+      fetch(`${sandbox.url}/v1/payment-requests`, {
+        method: 'POST',
+        headers: { 'x-business-api-key': sandbox.seed.apiKey, 'content-type': type },
+        body,
+      }).then(async (r) => [r.status, ((await r.json()) as { code: string }).code]);
+    expect(await post('text/plain', 'amount=1')).toEqual([415, 'unsupported_media_type']);
+    expect(await post('application/json', '{"amount":')).toEqual([400, 'invalid_json']);
+    expect(await post('application/json', '[1,2]')).toEqual([400, 'invalid_json']);
+    const huge = await call(sandbox, 'POST', '/v1/payment-requests', { json: { purpose: 'x'.repeat(70_000) } });
+    expect([huge.status, huge.body.code]).toEqual([413, 'payload_too_large']);
+  });
+
+  it('refuses a duplicated form field instead of picking one', async () => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=1&amount=1000&currency=SGD',
+    });
+    expect([status, body.code]).toEqual([400, 'duplicate_parameter']);
+  });
+});
+
+describe('reading, listing and canceling', () => {
+  async function other() {
+    const { body } = await call(sandbox, 'POST', '/_sandbox/businesses', {
+      json: { name: 'Other', country: 'SG', currency: 'SGD' },
+    });
+    return body.api_key as string;
+  }
+
+  it('reads its own request and answers 404 for another business', async () => {
+    const created = (await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 5, currency: 'SGD' } }))
+      .body;
+    expect((await call(sandbox, 'GET', `/v1/payment-requests/${created.id}`)).body).toEqual(created);
+    const foreign = await call(sandbox, 'GET', `/v1/payment-requests/${created.id}`, { apiKey: await other() });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe('Payment request not found');
+  });
+
+  it('lists newest first, one business only, with cursors both ways', async () => {
+    const ids: string[] = [];
+    for (let i = 1; i <= 5; i += 1) {
+      ids.unshift(
+        (await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: i, currency: 'SGD' } })).body.id,
+      );
+    }
+    await call(sandbox, 'POST', '/v1/payment-requests', {
+      apiKey: await other(),
+      json: { amount: 9, currency: 'SGD' },
+    });
+    const first = (await call(sandbox, 'GET', '/v1/payment-requests?per_page=2')).body;
+    expect(first.data.map((r: { id: string }) => r.id)).toEqual(ids.slice(0, 2));
+    expect(first.meta).toMatchObject({ per_page: '2', prev_cursor: null });
+    const second = (await call(sandbox, 'GET', `/v1/payment-requests?per_page=2&cursor=${first.meta.next_cursor}`))
+      .body;
+    expect(second.data.map((r: { id: string }) => r.id)).toEqual(ids.slice(2, 4));
+    const back = (await call(sandbox, 'GET', `/v1/payment-requests?per_page=2&cursor=${second.meta.prev_cursor}`)).body;
+    expect(back.data.map((r: { id: string }) => r.id)).toEqual(ids.slice(0, 2));
+    const last = (await call(sandbox, 'GET', `/v1/payment-requests?per_page=2&cursor=${second.meta.next_cursor}`)).body;
+    expect(last.data.map((r: { id: string }) => r.id)).toEqual(ids.slice(4));
+    expect(last.meta.next_cursor).toBeNull();
+    expect((await call(sandbox, 'GET', '/v1/payment-requests?per_page=101')).status).toBe(422);
+    expect((await call(sandbox, 'GET', '/v1/payment-requests?cursor=forged')).status).toBe(422);
+  });
+
+  it('cancels a pending request once, and not a completed one', async () => {
+    const a = (await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 5, currency: 'SGD' } })).body;
+    expect((await call(sandbox, 'DELETE', `/v1/payment-requests/${a.id}`)).body.status).toBe('canceled');
+    expect((await call(sandbox, 'DELETE', `/v1/payment-requests/${a.id}`)).status).toBe(409);
+    const b = (await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 5, currency: 'SGD' } })).body;
+    await call(sandbox, 'POST', `/_sandbox/payment-requests/${b.id}/pay`, { json: { outcome: 'succeeded' } });
+    const refused = await call(sandbox, 'DELETE', `/v1/payment-requests/${b.id}`);
+    expect([refused.status, refused.body.message]).toEqual([409, 'A completed payment request cannot be canceled']);
+  });
+});

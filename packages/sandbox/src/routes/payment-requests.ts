@@ -1,0 +1,97 @@
+/**
+ * `/v1/payment-requests` (spec 4.7 and 4.10): create (form or JSON), list, read and cancel.
+ */
+import { paymentRequestCreateSchema, parseAmount, toErrorBody } from '@paykit/core';
+import { Hono } from 'hono';
+import { readBody } from '../body.js';
+import type { SandboxContext } from '../context.js';
+import type { SandboxEnv } from '../env.js';
+import { notFound, SandboxError } from '../errors.js';
+import { newId } from '../ids.js';
+import { paginate, readPageSize } from '../paginate.js';
+import { paymentRequestJson } from '../serialize.js';
+import type { PaymentRequestRecord } from '../state.js';
+
+/** The payment-request routes, mounted under `/v1` behind authentication. */
+export function paymentRequestRoutes(sandbox: SandboxContext) {
+  const routes = new Hono<SandboxEnv>();
+
+  const find = (id: string, businessId: string): PaymentRequestRecord => {
+    const record = sandbox.state.paymentRequests.get(id);
+    // Another business's request is "not found", never "forbidden": its existence is not this caller's business.
+    if (!record || record.businessId !== businessId) throw notFound('Payment request not found');
+    return record;
+  };
+
+  routes.post('/payment-requests', async (c) => {
+    const caller = c.get('caller');
+    const parsed = paymentRequestCreateSchema.safeParse(await readBody(c.req.raw));
+    if (!parsed.success) {
+      const body = toErrorBody(parsed.error, 'Payment request');
+      throw new SandboxError(422, body.message, body.code, body.errors);
+    }
+    const input = parsed.data;
+    if (input.platform_commission_amount !== undefined && !caller.platform) {
+      throw new SandboxError(422, 'platform_commission_amount needs a valid X-PLATFORM-KEY', 'validation_failed', [
+        { path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' },
+      ]);
+    }
+    const now = new Date();
+    const record: PaymentRequestRecord = {
+      id: newId(),
+      businessId: caller.business.id,
+      amountMinor: minor(input.amount),
+      currency: input.currency.toLowerCase(),
+      email: input.email ?? null,
+      purpose: input.purpose ?? null,
+      redirectUrl: input.redirect_url ?? null,
+      webhook: input.webhook ?? null,
+      paymentMethods: input.payment_methods ?? ['paynow_online', 'card'],
+      wifiTerminalId: input.wifi_terminal_id ?? null,
+      allowRepeatedPayments: input.allow_repeated_payments ?? false,
+      platformCommissionMinor:
+        input.platform_commission_amount === undefined ? null : minor(input.platform_commission_amount),
+      platformBusinessId: caller.platform?.id ?? null,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+    };
+    sandbox.state.paymentRequests.set(record.id, record);
+    return c.json(paymentRequestJson(record, sandbox.publicUrl()), 200);
+  });
+
+  routes.get('/payment-requests', (c) => {
+    const businessId = c.get('caller').business.id;
+    const mine = [...sandbox.state.paymentRequests.values()].filter((r) => r.businessId === businessId).reverse();
+    const page = paginate(mine, (r) => r.id, {
+      cursor: c.req.query('cursor'),
+      perPage: readPageSize(c.req.query('per_page'), 'per_page'),
+      cursorName: 'cursor',
+    });
+    return c.json({ data: page.data.map((r) => paymentRequestJson(r, sandbox.publicUrl())), meta: page.meta });
+  });
+
+  routes.get('/payment-requests/:id', (c) => {
+    const record = find(c.req.param('id'), c.get('caller').business.id);
+    return c.json(paymentRequestJson(record, sandbox.publicUrl()));
+  });
+
+  routes.delete('/payment-requests/:id', (c) => {
+    const record = find(c.req.param('id'), c.get('caller').business.id);
+    if (record.status !== 'pending') {
+      throw new SandboxError(409, `A ${record.status} payment request cannot be canceled`, 'conflict');
+    }
+    record.status = 'canceled';
+    record.updatedAt = new Date();
+    return c.json(paymentRequestJson(record, sandbox.publicUrl()));
+  });
+
+  return routes;
+}
+
+/** Minor units of an amount the schema has already validated. */
+function minor(amount: number): number {
+  const parsed = parseAmount(amount);
+  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
+  return parsed.minor;
+}

@@ -1,0 +1,73 @@
+/**
+ * Starting a sandbox on a real port of 127.0.0.1.
+ */
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSandboxApp } from './app.js';
+import type { SandboxContext } from './context.js';
+import { SANDBOX_SEED } from './seed.js';
+import { SandboxState } from './state.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks.js';
+
+/** Options of {@link startSandbox}. */
+export interface SandboxOptions {
+  /** Port to listen on; `0` picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`: the sandbox is for this machine only. */
+  host?: string;
+  /** Webhook timing (tests shorten the retry delays). */
+  webhooks?: WebhookDispatcherOptions;
+}
+
+/** A running sandbox. */
+export interface RunningSandbox {
+  /** Its origin, e.g. `http://127.0.0.1:4010`: the API base URL, the dashboard URL and the checkout origin. */
+  readonly url: string;
+  /** The seeded business and its keys. */
+  readonly seed: { businessId: string; apiKey: string; platformKey: string };
+  /** Its memory, for tests that look inside. */
+  readonly context: SandboxContext;
+  /** Stops listening, drops open connections and cancels webhook retries. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the Payments API emulator.
+ *
+ * @example
+ * ```ts
+ * const sandbox = await startSandbox({ port: 0 });
+ * await fetch(`${sandbox.url}/v1/payment-requests`, { headers: { 'X-BUSINESS-API-KEY': sandbox.seed.apiKey } });
+ * await sandbox.close();
+ * ```
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  let url = '';
+  const context: SandboxContext = {
+    state: new SandboxState(),
+    webhooks: new WebhookDispatcher(options.webhooks),
+    publicUrl: () => url,
+  };
+  const app = createSandboxApp(context);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 4010, hostname: host }, () =>
+      resolve(s as Server),
+    ) as Server;
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url,
+    seed: { businessId: SANDBOX_SEED.businessId, apiKey: SANDBOX_SEED.apiKey, platformKey: SANDBOX_SEED.platformKey },
+    context,
+    close: () =>
+      new Promise<void>((resolve) => {
+        context.webhooks.reset();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The sandbox's memory: every record the emulated API holds, in plain maps. One instance per sandbox;
+ * `reset()` empties it and seeds the demo business again.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { newId, newSecret } from './ids.js';
+import { SANDBOX_SEED } from './seed.js';
+
+/** A merchant business. */
+export interface Business {
+  id: string;
+  name: string;
+  country: string;
+  currency: string;
+  apiKey: string;
+  /** Set on platform-enabled accounts only (spec 5.4.1). */
+  platformKey: string | null;
+}
+
+/** A payment request as the sandbox stores it; amounts in minor units. */
+export interface PaymentRequestRecord {
+  id: string;
+  businessId: string;
+  amountMinor: number;
+  currency: string;
+  email: string | null;
+  purpose: string | null;
+  redirectUrl: string | null;
+  webhook: string | null;
+  paymentMethods: string[];
+  wifiTerminalId: string | null;
+  allowRepeatedPayments: boolean;
+  platformCommissionMinor: number | null;
+  /** The platform business whose key created the request, when one was used. */
+  platformBusinessId: string | null;
+  status: 'pending' | 'completed' | 'failed' | 'canceled';
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A charge: one attempt to pay a payment request. */
+export interface ChargeRecord {
+  id: string;
+  businessId: string;
+  paymentRequestId: string;
+  amountMinor: number;
+  currency: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  paymentMethod: string;
+  platformBusinessId: string | null;
+  createdAt: Date;
+}
+
+/** A webhook endpoint registered on a business (spec 6.1). */
+export interface WebhookEndpoint {
+  id: string;
+  businessId: string;
+  url: string;
+}
+
+/** Everything the sandbox remembers. */
+export class SandboxState {
+  readonly businesses = new Map<string, Business>();
+  readonly paymentRequests = new Map<string, PaymentRequestRecord>();
+  readonly charges = new Map<string, ChargeRecord>();
+  readonly webhookEndpoints = new Map<string, WebhookEndpoint>();
+
+  constructor() {
+    this.reset();
+  }
+
+  /** Forgets everything and seeds the demo business. */
+  reset(): void {
+    this.businesses.clear();
+    this.paymentRequests.clear();
+    this.charges.clear();
+    this.webhookEndpoints.clear();
+    this.businesses.set(SANDBOX_SEED.businessId, {
+      id: SANDBOX_SEED.businessId,
+      name: SANDBOX_SEED.name,
+      country: SANDBOX_SEED.country,
+      currency: SANDBOX_SEED.currency,
+      apiKey: SANDBOX_SEED.apiKey,
+      platformKey: SANDBOX_SEED.platformKey,
+    });
+  }
+
+  /** Creates a business with fresh keys; a platform key only when `platform` is set. */
+  createBusiness(input: { name: string; country: string; currency: string; platform: boolean }): Business {
+    const business: Business = {
+      id: newId(),
+      name: input.name,
+      country: input.country.toLowerCase(),
+      currency: input.currency.toLowerCase(),
+      apiKey: newSecret('sk_sandbox'),
+      platformKey: input.platform ? newSecret('pk_sandbox') : null,
+    };
+    this.businesses.set(business.id, business);
+    return business;
+  }
+
+  /** The business whose API key this is, compared in constant time per candidate. */
+  businessByApiKey(key: string): Business | undefined {
+    for (const business of this.businesses.values()) if (safeEqual(business.apiKey, key)) return business;
+    return undefined;
+  }
+
+  /** The business whose platform key this is. */
+  businessByPlatformKey(key: string): Business | undefined {
+    for (const business of this.businesses.values()) {
+      if (business.platformKey && safeEqual(business.platformKey, key)) return business;
+    }
+    return undefined;
+  }
+
+  /** The endpoints registered on a business. */
+  endpointsOf(businessId: string): WebhookEndpoint[] {
+    return [...this.webhookEndpoints.values()].filter((endpoint) => endpoint.businessId === businessId);
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

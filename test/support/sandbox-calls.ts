@@ -1,0 +1,52 @@
+/**
+ * Raw HTTP calls to a running sandbox, for tests that check the emulator itself (the server package's
+ * client is tested separately, against the same sandbox).
+ */
+import type { RunningSandbox } from '@paykit/sandbox';
+
+/** A decoded answer. */
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** JSON body. */
+  json?: unknown;
+  /** Form body. */
+  form?: URLSearchParams | string;
+  /** API key; defaults to the seeded business's. `null` sends none. */
+  apiKey?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** Calls the sandbox and decodes the JSON answer (or keeps the text when it is not JSON). */
+export async function call(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  const apiKey = options.apiKey === undefined ? sandbox.seed.apiKey : options.apiKey;
+  if (apiKey !== null) headers['x-business-api-key'] = apiKey;
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form !== undefined) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = String(options.form);
+  }
+  const response = await fetch(`${sandbox.url}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await response.text();
+  let decoded: unknown = text;
+  try {
+    decoded = text ? JSON.parse(text) : null;
+  } catch {
+    // keep the text
+  }
+  return { status: response.status, headers: response.headers, body: decoded };
+}
