@@ -10,6 +10,7 @@ export * from './form.js';
 export * from './validation.js';
 export * from './schemas/fields.js';
 export * from './schemas/payment-request.js';
+export * from './schemas/shopper-choice.js';
 export * from './schemas/charge.js';
 export * from './schemas/webhook-event.js';
 export * from './schemas/error-body.js';

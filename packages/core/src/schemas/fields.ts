@@ -62,3 +62,6 @@ export const dateTime = z.string();
 
 /** A non-empty identifier from the API (UUIDs in the spec; not enforced on responses). */
 export const id = z.string().min(1);
+
+/** An identifier given to paykit to look something up: non-empty and bounded. It is URL-encoded before use. */
+export const resourceId = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');

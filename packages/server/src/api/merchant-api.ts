@@ -1,0 +1,90 @@
+/**
+ * What a merchant's backend needs to take payments: create, read, list and cancel payment requests
+ * (spec 4.7, 4.10), and read a charge (to confirm `charge.*` webhooks).
+ */
+import {
+  chargeSchema,
+  paymentRequestCreateSchema,
+  paymentRequestListSchema,
+  paymentRequestSchema,
+  parseOrThrow,
+  resourceId,
+  type Charge,
+  type PaymentRequest,
+  type PaymentRequestCreateInput,
+  type PaymentRequestList,
+} from '@paykit/core';
+import { resolveApiConfig, type ApiConfig, type ResolvedApiConfig } from './config.js';
+import { callApi, type CallOptions } from './transport.js';
+
+/** A page request of a list. */
+export interface ListQuery {
+  /** A `next_cursor` or `prev_cursor` from the previous page. */
+  cursor?: string;
+  /** Items per page, at most 100. */
+  perPage?: number;
+}
+
+/** The payment operations of one merchant, authenticated by API key or OAuth connection. */
+export interface MerchantApi {
+  /**
+   * Creates a payment request (spec 4.7). The body is validated before anything is sent (`validation_failed`
+   * names each bad field); the call is never retried, so a payment request is never created twice by paykit.
+   */
+  createPaymentRequest(body: PaymentRequestCreateInput, options?: CallOptions): Promise<PaymentRequest>;
+  /** Reads a payment request; `not_found` when it is not this merchant's. Retried on transient failures. */
+  getPaymentRequest(id: string, options?: CallOptions): Promise<PaymentRequest>;
+  /** One page of payment requests, newest first. */
+  listPaymentRequests(query?: ListQuery, options?: CallOptions): Promise<PaymentRequestList>;
+  /** Cancels (deletes) a pending payment request (scope `payments:cancel`). */
+  cancelPaymentRequest(id: string, options?: CallOptions): Promise<PaymentRequest>;
+  /** Reads a charge. */
+  getCharge(id: string, options?: CallOptions): Promise<Charge>;
+  /** The resolved configuration, for clients built on the same transport. */
+  readonly config: ResolvedApiConfig;
+}
+
+/**
+ * A {@link MerchantApi} over the given configuration.
+ *
+ * @example
+ * ```ts
+ * const api = createMerchantApi({ apiBaseUrl: 'http://127.0.0.1:4010', apiKey: process.env.PAYMENTS_API_KEY });
+ * const request = await api.createPaymentRequest({ amount: '12.50', currency: 'SGD', redirect_url: 'https://shop.example/return' });
+ * ```
+ */
+export function createMerchantApi(config: ApiConfig): MerchantApi {
+  const resolved = resolveApiConfig(config);
+  const id = (value: string) => parseOrThrow(resourceId, value, 'id');
+  return {
+    config: resolved,
+    createPaymentRequest: (body, options) =>
+      callApi(
+        resolved,
+        {
+          method: 'POST',
+          path: ['v1', 'payment-requests'],
+          body: parseOrThrow(paymentRequestCreateSchema, body, 'Payment request'),
+          schema: paymentRequestSchema,
+        },
+        options,
+      ),
+    getPaymentRequest: (requestId, options) =>
+      callApi(resolved, { method: 'GET', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema }, options),
+    listPaymentRequests: (query = {}, options) =>
+      callApi(
+        resolved,
+        {
+          method: 'GET',
+          path: ['v1', 'payment-requests'],
+          query: { [resolved.pagination.cursorParam]: query.cursor, [resolved.pagination.pageSizeParam]: query.perPage },
+          schema: paymentRequestListSchema,
+        },
+        options,
+      ),
+    cancelPaymentRequest: (requestId, options) =>
+      callApi(resolved, { method: 'DELETE', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema }, options),
+    getCharge: (chargeId, options) =>
+      callApi(resolved, { method: 'GET', path: ['v1', 'charges', id(chargeId)], schema: chargeSchema }, options),
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * One call to the Payments API: credentials, time limit, retries of reads, and strict reading of the answer.
+ * Every failure becomes a {@link PaykitError} with a stable code; nothing secret goes into its message.
+ */
+import { encodeForm, errorBodySchema, PaykitError, toFieldErrors, type ErrorCode } from '@paykit/core';
+import type * as z from 'zod';
+import type { ResolvedApiConfig } from './config.js';
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the call (on top of its time limit). */
+  signal?: AbortSignal;
+}
+
+/** What to call. */
+export interface Operation<S extends z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path segments after the base URL; each is URL-encoded, so an id can never change the route. */
+  path: readonly string[];
+  query?: Record<string, string | number | undefined>;
+  /** A body to send; form-encoded or JSON as configured (or as `encoding` says). */
+  body?: Record<string, unknown>;
+  encoding?: 'form' | 'json';
+  /** How to read a 2xx answer. */
+  schema: S;
+}
+
+/** Statuses the API answers with, and the code each becomes. */
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'validation_failed',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  422: 'validation_failed',
+  429: 'rate_limited',
+};
+
+/** Calls the API once (or, for reads, a few times) and returns the parsed answer. */
+export async function callApi<S extends z.ZodType>(
+  config: ResolvedApiConfig,
+  operation: Operation<S>,
+  options: CallOptions = {},
+): Promise<z.output<S>> {
+  const url = new URL(config.baseUrl);
+  url.pathname = `${url.pathname.replace(/\/$/, '')}/${operation.path.map(encodeURIComponent).join('/')}`;
+  for (const [name, value] of Object.entries(operation.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  const retries = operation.method === 'GET';
+  let waited = 0;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await attemptOnce(config, operation, url, options);
+    } catch (error) {
+      if (!retries || !(error instanceof PaykitError) || !isTransient(error) || attempt >= config.retry.attempts) throw error;
+      const backoff = Math.random() * config.retry.baseDelayMs * 2 ** (attempt - 1);
+      const delay = Math.max(backoff, (error.retryAfterSeconds ?? 0) * 1000);
+      if (waited + delay > config.retry.budgetMs) throw error;
+      waited += delay;
+      await sleep(delay, options.signal);
+    }
+  }
+}
+
+async function attemptOnce<S extends z.ZodType>(
+  config: ResolvedApiConfig,
+  operation: Operation<S>,
+  url: URL,
+  options: CallOptions,
+): Promise<z.output<S>> {
+  const headers = new Headers({ accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' });
+  await config.auth.apply(headers);
+  if (config.platformKey) headers.set('x-platform-key', config.platformKey);
+  let body: string | undefined;
+  if (operation.body) {
+    if ((operation.encoding ?? config.bodyEncoding) === 'json') {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(operation.body);
+    } else {
+      headers.set('content-type', 'application/x-www-form-urlencoded');
+      body = encodeForm(operation.body).toString();
+    }
+  }
+  const timeout = AbortSignal.timeout(config.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const what = `${operation.method} /${operation.path.join('/')}`;
+  let response: Response;
+  let text: string;
+  try {
+    response = await config.fetch(url, { method: operation.method, headers, body, signal, redirect: 'error' });
+    text = await response.text();
+  } catch (error) {
+    if (timeout.aborted) {
+      throw new PaykitError('timeout', `The Payments API did not answer ${what} within ${config.timeoutMs} ms`, { cause: error });
+    }
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new PaykitError('network_error', `Could not reach the Payments API for ${what}`, { cause: error });
+  }
+  if (!response.ok) throw await failure(config, response, text, what);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new PaykitError(
+      'upstream_invalid_response',
+      `The Payments API answered ${what} with ${response.status} but a body that is not JSON (${describe(response, text)})`,
+      { status: response.status, cause: error },
+    );
+  }
+  const parsed = operation.schema.safeParse(json);
+  if (!parsed.success) {
+    const errors = toFieldErrors(parsed.error);
+    const first = errors[0];
+    throw new PaykitError(
+      'upstream_invalid_response',
+      `The Payments API answered ${what} with an unexpected body: ${first?.path}: ${first?.message}`,
+      { status: response.status, errors },
+    );
+  }
+  return parsed.data;
+}
+
+async function failure(config: ResolvedApiConfig, response: Response, text: string, what: string): Promise<PaykitError> {
+  let apiBody: z.output<typeof errorBodySchema> | undefined;
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) apiBody = parsed.data;
+  } catch {
+    // not JSON: described below
+  }
+  const status = response.status;
+  const code: ErrorCode = CODE_BY_STATUS[status] ?? 'upstream_error';
+  const message = apiBody?.message ?? `The Payments API answered ${what} with ${status} (${describe(response, text)})`;
+  const retryAfterSeconds = status === 429 || status === 503 ? readRetryAfter(response.headers.get('retry-after')) : undefined;
+  if (status === 401) await config.auth.unauthorized?.();
+  return new PaykitError(code, message, {
+    status,
+    ...(apiBody?.errors ? { errors: apiBody.errors } : {}),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  });
+}
+
+/** Network errors, timeouts, 5xx and 429 may pass; anything else will fail the same way again. */
+function isTransient(error: PaykitError): boolean {
+  if (error.code === 'network_error' || error.code === 'timeout' || error.code === 'rate_limited') return true;
+  return error.code === 'upstream_error' && (error.status ?? 0) >= 500;
+}
+
+/** `Retry-After` as seconds (delta-seconds or an HTTP date), capped at one hour. */
+export function readRetryAfter(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), 3600) : undefined;
+}
+
+function describe(response: Response, text: string): string {
+  const type = response.headers.get('content-type') ?? 'no content type';
+  return text.length === 0 ? `empty, ${type}` : `${type}, ${text.length} bytes`;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * The one place where a failure becomes an HTTP answer. Bodies are `{ message, code, errors? }` (DESIGN.md);
+ * anything that is not a {@link PaykitError} is a bug: it is logged and answered with a generic 500.
+ */
+import { PaykitError, type ErrorCode } from '@paykit/core';
+import { json } from './http.js';
+import type { Logger } from './logger.js';
+
+const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
+  validation_failed: 422,
+  invalid_json: 400,
+  duplicate_parameter: 400,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  cross_site_request: 403,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  amount_mismatch: 409,
+  event_not_confirmed: 409,
+  rate_limited: 429,
+  upstream_error: 502,
+  upstream_invalid_response: 502,
+  timeout: 504,
+  network_error: 502,
+};
+
+/** Turns any thrown value into a JSON error answer. */
+export function errorResponse(error: unknown, logger: Logger): Response {
+  if (error instanceof PaykitError) {
+    const status = STATUS_BY_CODE[error.code] ?? 500;
+    if (status >= 500) logger.warn(`paykit: ${error.code}: ${error.message}`);
+    const headers: Record<string, string> = {};
+    if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
+    return json(error.toJSON(), status, headers);
+  }
+  logger.error('paykit: unexpected error in the handler', error);
+  return json({ message: 'Something went wrong on the shop’s server. Please try again.', code: 'internal_error' }, 500);
+}
+
+/**
+ * Re-labels a failure of the Payments API as the merchant backend's own upstream failure: the browser must
+ * not see the API's 401 (the shop's credentials) as its own, nor the API's wording. `keep` lists codes that
+ * mean the same thing to the browser (such as `not_found` for a reference that is not this shop's).
+ */
+export function asUpstreamFailure(error: unknown, message: string, keep: readonly ErrorCode[] = []): unknown {
+  if (!(error instanceof PaykitError) || keep.includes(error.code)) return error;
+  if (error.code === 'timeout' || error.code === 'network_error') return new PaykitError(error.code, message, { cause: error });
+  return new PaykitError('upstream_error', message, { cause: error });
+}

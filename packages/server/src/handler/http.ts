@@ -1,0 +1,69 @@
+/**
+ * Small pieces of HTTP shared by the handler's routes: JSON answers and size-limited JSON bodies.
+ */
+import { PaykitError } from '@paykit/core';
+
+/** Headers on every answer of the handler: JSON, never cached, never sniffed. */
+const BASE_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** A JSON answer. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...headers } });
+}
+
+/**
+ * Reads a JSON object body of at most `maxBytes`, refusing before parsing: 415 when it is not
+ * `application/json`, 413 when it is too large (by `Content-Length` or by what actually arrives),
+ * 400 when it is not well-formed JSON or not an object.
+ */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new PaykitError('unsupported_media_type', 'Send the body as application/json', { status: 415 });
+  }
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readLimited(request, maxBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw new PaykitError('invalid_json', 'The body is not well-formed JSON', { status: 400, cause: error });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new PaykitError('invalid_json', 'The body must be a JSON object', { status: 400 });
+  }
+  return value as Record<string, unknown>;
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function tooLarge(maxBytes: number): PaykitError {
+  return new PaykitError('payload_too_large', `The body is larger than ${maxBytes} bytes`, { status: 413 });
+}
