@@ -58,7 +58,7 @@ export function createMerchantApi(config: ApiConfig): MerchantApi {
   const id = (value: string) => parseOrThrow(resourceId, value, 'id');
   return {
     config: resolved,
-    createPaymentRequest: (body, options) =>
+    createPaymentRequest: async (body, options) =>
       callApi(
         resolved,
         {
@@ -69,9 +69,9 @@ export function createMerchantApi(config: ApiConfig): MerchantApi {
         },
         options,
       ),
-    getPaymentRequest: (requestId, options) =>
+    getPaymentRequest: async (requestId, options) =>
       callApi(resolved, { method: 'GET', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema }, options),
-    listPaymentRequests: (query = {}, options) =>
+    listPaymentRequests: async (query = {}, options) =>
       callApi(
         resolved,
         {
@@ -82,9 +82,9 @@ export function createMerchantApi(config: ApiConfig): MerchantApi {
         },
         options,
       ),
-    cancelPaymentRequest: (requestId, options) =>
+    cancelPaymentRequest: async (requestId, options) =>
       callApi(resolved, { method: 'DELETE', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema }, options),
-    getCharge: (chargeId, options) =>
+    getCharge: async (chargeId, options) =>
       callApi(resolved, { method: 'GET', path: ['v1', 'charges', id(chargeId)], schema: chargeSchema }, options),
   };
 }

@@ -1,0 +1,121 @@
+/**
+ * The handler the elements talk to: a web-standard `(Request) => Promise<Response>` that runs on any server
+ * with the Fetch API (Node through the adapters, Deno, Bun, workers), mounted under a prefix.
+ *
+ * | route | caller | does |
+ * |---|---|---|
+ * | `POST {prefix}/payment-requests` | `<paykit-pay-button>` | hook decides the price, creates the payment request |
+ * | `GET {prefix}/payment-requests/{id}` | `<paykit-return>` | the status as the API confirms it |
+ * | `POST {prefix}/webhooks` | the Payments API | confirms the event with the API, de-duplicates, calls `onEvent` |
+ */
+import { PaykitError } from '@paykit/core';
+import { createMerchantApi, type MerchantApi } from '../api/merchant-api.js';
+import { errorResponse } from './error-response.js';
+import { MemoryEventStore } from './event-store.js';
+import { consoleLogger } from './logger.js';
+import type { PaykitHandlerOptions } from './options.js';
+import { assertSameSiteOrAllowed, corsHeaders } from './origin-guard.js';
+import { paymentStatusRoute } from './routes/payment-status.js';
+import { startCheckoutRoute } from './routes/start-checkout.js';
+import { webhooksRoute } from './routes/webhooks.js';
+
+/** A mounted handler: call it with any request; `prefix` tells adapters which paths are its own. */
+export interface PaykitHandler {
+  (request: Request): Promise<Response>;
+  /** The path prefix the routes live under, without a trailing slash. */
+  readonly prefix: string;
+}
+
+/**
+ * Creates the handler.
+ *
+ * @example
+ * ```ts
+ * const paykit = createPaykitHandler({
+ *   api: { apiBaseUrl: process.env.PAYMENTS_API_URL, apiKey: process.env.PAYMENTS_API_KEY },
+ *   returnUrl: 'https://shop.example/thanks',
+ *   createPaymentRequest: (choice) => ({ ...priceOf(choice.reference), purpose: 'Order', email: choice.email }),
+ *   onEvent: (event) => { if (event.type === 'payment_request.completed') fulfil(event.paymentRequest.id) },
+ * });
+ * http.createServer(toNodeListener(paykit)).listen(3000);
+ * ```
+ */
+export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandler {
+  const prefix = normalisePrefix(options.prefix ?? '/paykit');
+  const api: MerchantApi = 'createPaymentRequest' in options.api ? options.api : createMerchantApi(options.api);
+  const logger = options.logger ?? consoleLogger;
+  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const allowedOrigins = new Set((options.allowedOrigins ?? []).map(parseOrigin));
+  const startCheckout = startCheckoutRoute(api, options, maxBodyBytes);
+  const paymentStatus = paymentStatusRoute(api);
+  const webhooks = webhooksRoute(api, options, options.eventStore ?? new MemoryEventStore(), maxBodyBytes);
+
+  const route = async (request: Request, path: string): Promise<Response> => {
+    if (path === '/payment-requests') {
+      allow(request, ['POST']);
+      assertSameSiteOrAllowed(request, allowedOrigins);
+      return startCheckout(request);
+    }
+    const status = /^\/payment-requests\/([^/]+)$/.exec(path);
+    if (status?.[1] !== undefined) {
+      allow(request, ['GET']);
+      return paymentStatus(decodeSegment(status[1]));
+    }
+    if (path === '/webhooks') {
+      allow(request, ['POST']);
+      return webhooks(request);
+    }
+    throw new PaykitError('not_found', 'There is no such paykit route');
+  };
+
+  const handler = async (request: Request): Promise<Response> => {
+    const cors = corsHeaders(request, allowedOrigins);
+    let response: Response;
+    try {
+      const path = new URL(request.url).pathname;
+      if (path !== prefix && !path.startsWith(`${prefix}/`)) {
+        throw new PaykitError('not_found', 'There is no such paykit route');
+      }
+      response =
+        request.method === 'OPTIONS' ? new Response(null, { status: 204 }) : await route(request, path.slice(prefix.length));
+    } catch (error) {
+      response = errorResponse(error, logger);
+    }
+    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+    return response;
+  };
+  return Object.assign(handler, { prefix });
+}
+
+function allow(request: Request, methods: readonly string[]): void {
+  if (!methods.includes(request.method)) {
+    throw new PaykitError('method_not_allowed', `Use ${methods.join(' or ')} on this route`, { status: 405 });
+  }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new PaykitError('validation_failed', 'The payment reference is not valid', {
+      errors: [{ path: 'id', message: 'is not a valid URL segment' }],
+    });
+  }
+}
+
+function normalisePrefix(prefix: string): string {
+  if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(prefix)) {
+    throw new PaykitError('validation_failed', `"prefix" must be a path such as /paykit, not ${JSON.stringify(prefix)}`);
+  }
+  return prefix.replace(/\/$/, '');
+}
+
+function parseOrigin(origin: string): string {
+  try {
+    const url = new URL(origin);
+    if (url.origin !== 'null' && (url.pathname === '/' || url.pathname === '') && !url.search) return url.origin;
+  } catch {
+    // reported below
+  }
+  throw new PaykitError('validation_failed', `"allowedOrigins" must hold origins such as https://shop.example, not ${origin}`);
+}

@@ -1,0 +1,62 @@
+/**
+ * What a merchant configures when mounting paykit's handler: how to reach the API, how to price what the
+ * shopper chose, and what to do when a payment is confirmed.
+ */
+import type { Charge, PaymentRequest, PaymentRequestCreateInput, ShopperChoice } from '@paykit/core';
+import type { ApiConfig } from '../api/config.js';
+import type { MerchantApi } from '../api/merchant-api.js';
+import type { EventStore } from './event-store.js';
+import type { Logger } from './logger.js';
+
+/** What a hook is told about the request that triggered it. */
+export interface HookContext {
+  /** The incoming request (read its cookies or session to know who the shopper is). */
+  request: Request;
+}
+
+/**
+ * A webhook event whose claim the API confirmed: the resource was fetched from the API and is in the state
+ * the event names. `paymentRequest` or `charge` is the fetched resource, never the delivered payload.
+ */
+export type ConfirmedEvent =
+  | {
+      type: 'payment_request.completed' | 'payment_request.failed';
+      eventId: string;
+      paymentRequest: PaymentRequest;
+    }
+  | {
+      type: 'charge.created' | 'charge.updated' | 'charge.failed';
+      eventId: string;
+      charge: Charge;
+    };
+
+/** Options of {@link createPaykitHandler}. */
+export interface PaykitHandlerOptions {
+  /** The path the routes live under. Default `/paykit`. */
+  prefix?: string;
+  /** How to reach the Payments API: a configuration, or a client made by `createMerchantApi`. */
+  api: ApiConfig | MerchantApi;
+  /**
+   * Turns what the shopper chose into the payment request to create. This is where the price is decided,
+   * from the merchant's own catalogue or cart: the browser never sets it. Throw a `PaykitError` (say
+   * `validation_failed` for an unknown product) to refuse; its message is shown to the shopper.
+   */
+  createPaymentRequest(choice: ShopperChoice, context: HookContext): PaymentRequestCreateInput | Promise<PaymentRequestCreateInput>;
+  /** The default `redirect_url`: the page with `<paykit-return>`. Used when the hook sets none. */
+  returnUrl?: string;
+  /** The default `webhook`: where this handler's `/webhooks` route is reachable by the API. */
+  webhookUrl?: string;
+  /**
+   * Runs once per confirmed fact (a payment request completed or failed, a charge created, updated or failed),
+   * however often the event is delivered. Throwing makes the handler answer 500, so the API delivers again.
+   */
+  onEvent?(event: ConfirmedEvent, context: HookContext): void | Promise<void>;
+  /** Origins of other sites whose pages may call the handler (CORS). The handler's own origin always may. */
+  allowedOrigins?: readonly string[];
+  /** The largest request body accepted, in bytes. Default 16 KiB. */
+  maxBodyBytes?: number;
+  /** Remembers which webhook facts were handled. Default: in memory (one process). */
+  eventStore?: EventStore;
+  /** Where failures are written. Default `console`. */
+  logger?: Logger;
+}

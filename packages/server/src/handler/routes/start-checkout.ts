@@ -1,0 +1,86 @@
+/**
+ * `POST {prefix}/payment-requests`: the pay button's call. The shopper's choice goes through the merchant's
+ * hook, which decides the price; the payment request is created with the merchant's credentials; the
+ * browser gets back only what it needs to navigate and to show.
+ */
+import {
+  PaykitError,
+  parseAmount,
+  parseOrThrow,
+  shopperChoiceSchema,
+  type CheckoutStarted,
+  type PaymentRequestCreateInput,
+  type ShopperChoice,
+} from '@paykit/core';
+import type { MerchantApi } from '../../api/merchant-api.js';
+import { asUpstreamFailure } from '../error-response.js';
+import { json, readJsonObject } from '../http.js';
+import { IdempotencyCache } from '../idempotency.js';
+import type { PaykitHandlerOptions } from '../options.js';
+
+/** The route, with the idempotency cache that lives as long as the handler. */
+export function startCheckoutRoute(api: MerchantApi, options: PaykitHandlerOptions, maxBodyBytes: number) {
+  const cache = new IdempotencyCache<CheckoutStarted>();
+  return async (request: Request): Promise<Response> => {
+    const body = await readJsonObject(request, maxBodyBytes);
+    const choice = parseOrThrow(shopperChoiceSchema, body, 'The checkout request');
+    const started = await cache.run(request.headers.get('idempotency-key'), JSON.stringify(choice), () =>
+      start(api, options, choice, request),
+    );
+    return json(started, 201);
+  };
+}
+
+async function start(
+  api: MerchantApi,
+  options: PaykitHandlerOptions,
+  choice: ShopperChoice,
+  request: Request,
+): Promise<CheckoutStarted> {
+  const decided: PaymentRequestCreateInput = {
+    ...(options.returnUrl === undefined ? {} : { redirect_url: options.returnUrl }),
+    ...(options.webhookUrl === undefined ? {} : { webhook: options.webhookUrl }),
+    ...(await options.createPaymentRequest(choice, { request })),
+  };
+  assertShownPrice(choice, decided);
+  try {
+    const created = await api.createPaymentRequest(decided);
+    return {
+      id: created.id,
+      url: created.url,
+      status: created.status,
+      amount: created.amount,
+      currency: created.currency.toUpperCase(),
+    };
+  } catch (error) {
+    // A field error is about what the shopper entered (an email, say) or what the hook decided; either way the
+    // shopper reads it. Anything else is the shop's problem with the API, described without the API's words.
+    throw asUpstreamFailure(error, 'The payment service could not start the checkout. Please try again.', [
+      'validation_failed',
+    ]);
+  }
+}
+
+/** Refuses when the price the shopper was shown is not the price the merchant decided. */
+function assertShownPrice(choice: ShopperChoice, decided: PaymentRequestCreateInput): void {
+  if (choice.amount !== undefined) {
+    const shown = parseAmount(choice.amount);
+    if (!shown.ok) {
+      throw new PaykitError('validation_failed', `The checkout request is invalid: amount: ${shown.reason}`, {
+        errors: [{ path: 'amount', message: shown.reason }],
+      });
+    }
+    const charged = parseAmount(decided.amount);
+    if (!charged.ok || charged.minor !== shown.minor) throw mismatch();
+  }
+  if (choice.currency !== undefined && choice.currency.toUpperCase() !== String(decided.currency).toUpperCase()) {
+    throw mismatch();
+  }
+}
+
+function mismatch(): PaykitError {
+  return new PaykitError(
+    'amount_mismatch',
+    'The price has changed since the page was loaded. Please reload the page to see the current price.',
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * `@paykit/server`: what a merchant's backend needs to take payments with paykit's elements: the handler
+ * they talk to, and the payment-request client it is built on. The adapters for `node:http` and Express
+ * are the `@paykit/server/node` and `@paykit/server/express` entries.
+ *
+ * @packageDocumentation
+ */
+export { createPaykitHandler, type PaykitHandler } from './handler/create-handler.js';
+export type { ConfirmedEvent, HookContext, PaykitHandlerOptions } from './handler/options.js';
+export { MemoryEventStore, type EventStore } from './handler/event-store.js';
+export { consoleLogger, type Logger } from './handler/logger.js';
+export { createMerchantApi, type ListQuery, type MerchantApi } from './api/merchant-api.js';
+export { apiKeyAuth, type ApiAuth, type ApiConfig, type PaginationNames, type RetryPolicy } from './api/config.js';
+export type { CallOptions } from './api/transport.js';
+export { PaykitError, isPaykitError, type ErrorCode } from '@paykit/core';
