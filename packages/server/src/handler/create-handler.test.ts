@@ -1,0 +1,328 @@
+import { PaykitError, type ShopperChoice } from '@paykit/core';
+import { startSandbox, type RunningSandbox, type WebhookDelivery } from '@paykit/sandbox';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startScriptedServer } from '../../../../test/support/scripted-server.js';
+import { toNodeListener } from '../adapters/node.js';
+import { createPaykitHandler, type PaykitHandler } from './create-handler.js';
+import type { ConfirmedEvent, PaykitHandlerOptions } from './options.js';
+
+/** The merchant's catalogue: the only place prices come from. */
+const CATALOGUE: Record<string, { amount: string; currency: string; purpose: string }> = {
+  'sku-mug': { amount: '12.50', currency: 'SGD', purpose: 'A mug' },
+  'sku-tee': { amount: '30.00', currency: 'SGD', purpose: 'A T-shirt' },
+};
+
+let sandbox: RunningSandbox;
+let shop: { url: string; close(): Promise<void> };
+let base: string;
+let events: ConfirmedEvent[];
+let logged: string[];
+let failHook: boolean;
+
+function priceOf(choice: ShopperChoice) {
+  const item = CATALOGUE[choice.reference ?? ''];
+  if (!item) throw new PaykitError('validation_failed', 'This product is not for sale', { errors: [{ path: 'reference', message: 'is not a product' }] });
+  return { ...item, ...(choice.email ? { email: choice.email } : {}) };
+}
+
+async function serve(options: Partial<PaykitHandlerOptions> = {}): Promise<{ url: string; close(): Promise<void> }> {
+  let handler: PaykitHandler | undefined;
+  const http = createServer((req, res) => toNodeListener(handler!)(req, res));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  handler = createPaykitHandler({
+    api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+    createPaymentRequest: priceOf,
+    returnUrl: `${url}/return`,
+    webhookUrl: `${url}/paykit/webhooks`,
+    allowedOrigins: ['https://shop.example'],
+    logger: { warn: (m) => void logged.push(m), error: (m, d) => void logged.push(`${m} ${String(d)}`) },
+    onEvent: (event) => {
+      if (failHook) throw new Error('database is down');
+      events.push(event);
+    },
+    ...options,
+  });
+  return {
+    url,
+    close: () => new Promise((resolve) => { http.close(() => resolve()); http.closeAllConnections(); }),
+  };
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, webhooks: { retryDelaysMs: [50, 50, 50] } });
+  shop = await serve();
+  base = shop.url;
+});
+afterAll(async () => {
+  await shop.close();
+  await sandbox.close();
+});
+beforeEach(() => {
+  events = [];
+  logged = [];
+  failHook = false;
+});
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+}
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${path}`, { headers });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+}
+async function sandboxRequestCount(): Promise<number> {
+  return sandbox.context.state.paymentRequests.size;
+}
+async function pay(id: string, outcome: 'succeeded' | 'failed') {
+  const response = await fetch(`${sandbox.url}/_sandbox/payment-requests/${id}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ outcome }),
+  });
+  expect(response.status).toBe(200);
+}
+async function deliveriesSettled(eventId?: string): Promise<WebhookDelivery[]> {
+  for (let i = 0; i < 100; i += 1) {
+    const all = sandbox.context.webhooks.deliveries.filter((d) => eventId === undefined || d.event_id === eventId);
+    if (all.length > 0 && all.every((d) => d.status !== 'pending')) return all;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('webhook deliveries did not settle');
+}
+
+describe('POST /paykit/payment-requests', () => {
+  it('creates the payment request at the price the merchant decided, and answers only what the page needs', async () => {
+    const answer = await post('/paykit/payment-requests', { reference: 'sku-mug', amount: '12.50', currency: 'sgd' });
+    expect(answer.status).toBe(201);
+    expect(Object.keys(answer.body).sort()).toEqual(['amount', 'currency', 'id', 'status', 'url']);
+    expect(answer.body).toMatchObject({ status: 'pending', amount: '12.50', currency: 'SGD' });
+    expect(new URL(answer.body.url as string).origin).toBe(sandbox.url);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const stored = sandbox.context.state.paymentRequests.get(answer.body.id as string);
+    expect(stored).toMatchObject({ redirectUrl: `${base}/return`, webhook: `${base}/paykit/webhooks` });
+  });
+
+  it('refuses a tampered amount or currency with amount_mismatch, creating nothing', async () => {
+    const before = await sandboxRequestCount();
+    const cheaper = await post('/paykit/payment-requests', { reference: 'sku-tee', amount: '0.01' });
+    expect(cheaper.status).toBe(409);
+    expect(cheaper.body.code).toBe('amount_mismatch');
+    expect(cheaper.body.message).toMatch(/price has changed/);
+    const otherCurrency = await post('/paykit/payment-requests', { reference: 'sku-tee', amount: '30', currency: 'IDR' });
+    expect(otherCurrency.body.code).toBe('amount_mismatch');
+    const nonsense = await post('/paykit/payment-requests', { reference: 'sku-tee', amount: '-30' });
+    expect(nonsense).toMatchObject({ status: 422, body: { code: 'validation_failed', errors: [{ path: 'amount' }] } });
+    expect(await sandboxRequestCount()).toBe(before);
+  });
+
+  it('never lets the browser set fields the merchant decides', async () => {
+    const answer = await post('/paykit/payment-requests', {
+      reference: 'sku-mug',
+      redirect_url: 'https://evil.example/steal',
+      platform_commission_amount: 12,
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['(body)']);
+    expect(answer.body.message).toMatch(/redirect_url|platform_commission_amount|unrecognized/i);
+  });
+
+  it("shows the merchant hook's own refusal to the shopper", async () => {
+    const answer = await post('/paykit/payment-requests', { reference: 'sku-unknown' });
+    expect(answer).toMatchObject({ status: 422, body: { code: 'validation_failed', message: 'This product is not for sale' } });
+  });
+
+  it('passes a field error about what the shopper typed, such as the email', async () => {
+    const answer = await post('/paykit/payment-requests', { reference: 'sku-mug', email: 'not-an-email' });
+    expect(answer).toMatchObject({ status: 422, body: { code: 'validation_failed', errors: [{ path: 'email' }] } });
+  });
+
+  it('refuses other sites (CSRF) and lets allowed origins in with CORS headers', async () => {
+    const before = await sandboxRequestCount();
+    const evil = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { origin: 'https://evil.example' });
+    expect(evil).toMatchObject({ status: 403, body: { code: 'cross_site_request' } });
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    const opaque = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { origin: 'null' });
+    expect(opaque.status).toBe(403);
+    expect(await sandboxRequestCount()).toBe(before);
+    const allowed = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { origin: 'https://shop.example' });
+    expect(allowed.status).toBe(201);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    const same = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { origin: base });
+    expect(same.status).toBe(201);
+    const preflight = await fetch(`${base}/paykit/payment-requests`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('idempotency-key');
+  });
+
+  it('refuses bodies that are too large, not JSON, or not sent as JSON, before parsing them', async () => {
+    const huge = await post('/paykit/payment-requests', { reference: 'sku-mug', purpose: 'x'.repeat(20_000) });
+    expect(huge).toMatchObject({ status: 413, body: { code: 'payload_too_large' } });
+    const broken = await post('/paykit/payment-requests', '{"reference": "sku-mug"');
+    expect(broken).toMatchObject({ status: 400, body: { code: 'invalid_json' } });
+    const array = await post('/paykit/payment-requests', '[]');
+    expect(array).toMatchObject({ status: 400, body: { code: 'invalid_json' } });
+    const form = await post('/paykit/payment-requests', 'reference=sku-mug', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
+  });
+
+  it('makes one payment request per Idempotency-Key, even for concurrent duplicates', async () => {
+    const before = await sandboxRequestCount();
+    const key = `click-${Date.now()}`;
+    const [first, second] = await Promise.all([
+      post('/paykit/payment-requests', { reference: 'sku-mug' }, { 'idempotency-key': key }),
+      post('/paykit/payment-requests', { reference: 'sku-mug' }, { 'idempotency-key': key }),
+    ]);
+    expect(first.status).toBe(201);
+    expect(second.body.id).toBe(first.body.id);
+    expect(await sandboxRequestCount()).toBe(before + 1);
+    const reused = await post('/paykit/payment-requests', { reference: 'sku-tee' }, { 'idempotency-key': key });
+    expect(reused).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    const malformed = await post('/paykit/payment-requests', { reference: 'sku-tee' }, { 'idempotency-key': 'a b' });
+    expect(malformed).toMatchObject({ status: 422, body: { errors: [{ path: 'Idempotency-Key' }] } });
+  });
+
+  it('answers an API failure as its own upstream error, without the API wording or its status', async () => {
+    const api = await startScriptedServer(() => ({ status: 401, body: { message: 'Invalid API key sk_live_123' } }));
+    const failing = await serve({ api: { apiBaseUrl: api.url, apiKey: 'sk_live_123' } });
+    try {
+      const response = await fetch(`${failing.url}/paykit/payment-requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reference: 'sku-mug' }),
+      });
+      const text = await response.text();
+      expect(response.status).toBe(502);
+      expect(JSON.parse(text).code).toBe('upstream_error');
+      expect(text).not.toContain('sk_live_123');
+      expect(logged.join('\n')).not.toContain('sk_live_123');
+    } finally {
+      await failing.close();
+      await api.close();
+    }
+  });
+});
+
+describe('GET /paykit/payment-requests/{id}', () => {
+  it('answers the status the API confirms, whatever the return URL claimed', async () => {
+    const started = await post('/paykit/payment-requests', { reference: 'sku-mug' });
+    const id = started.body.id as string;
+    expect((await get(`/paykit/payment-requests/${id}?status=completed`)).body).toEqual({
+      id,
+      status: 'pending',
+      amount: '12.50',
+      currency: 'SGD',
+    });
+    await pay(id, 'failed');
+    expect((await get(`/paykit/payment-requests/${id}`)).body.status).toBe('failed');
+  });
+
+  it('answers not_found for an unknown or malformed reference', async () => {
+    const unknown = await get('/paykit/payment-requests/00000000-0000-4000-8000-00000000beef');
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    const traversal = await get('/paykit/payment-requests/..%2F..%2Fv1%2Fcharges');
+    expect(traversal.status).toBe(404);
+    const badEncoding = await get('/paykit/payment-requests/%E0%A4%A');
+    expect(badEncoding).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
+  });
+});
+
+describe('POST /paykit/webhooks', () => {
+  it('calls onEvent once with the payment request as the API has it, when the sandbox delivers', async () => {
+    const started = await post('/paykit/payment-requests', { reference: 'sku-tee' });
+    await pay(started.body.id as string, 'succeeded');
+    const deliveries = (await deliveriesSettled()).filter((d) => d.payload.data.object.id === started.body.id);
+    expect(deliveries.map((d) => [d.event, d.status])).toEqual([['payment_request.completed', 'delivered']]);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'payment_request.completed', paymentRequest: { id: started.body.id, status: 'completed', amount: '30.00' } });
+  });
+
+  it('ignores a duplicated delivery and a replay under a fresh event id', async () => {
+    const started = await post('/paykit/payment-requests', { reference: 'sku-mug' });
+    await pay(started.body.id as string, 'succeeded');
+    const [delivery] = (await deliveriesSettled()).filter((d) => d.payload.data.object.id === started.body.id);
+    expect(events).toHaveLength(1);
+    const again = await post('/paykit/webhooks', delivery!.payload);
+    expect(again).toMatchObject({ status: 200, body: { received: true, duplicate: true } });
+    const replay = await post('/paykit/webhooks', { ...delivery!.payload, id: 'evt_replayed' });
+    expect(replay.body.duplicate).toBe(true);
+    expect(events).toHaveLength(1);
+  });
+
+  it('refuses a forged event whose claim the API does not confirm', async () => {
+    const started = await post('/paykit/payment-requests', { reference: 'sku-tee' });
+    const forged = await post('/paykit/webhooks', {
+      id: 'evt_forged',
+      type: 'payment_request.completed',
+      data: { object: { id: started.body.id, status: 'completed', amount: 30 } },
+    });
+    expect(forged).toMatchObject({ status: 409, body: { code: 'event_not_confirmed' } });
+    expect(events).toHaveLength(0);
+  });
+
+  it('answers not_found for a webhook about an unknown payment', async () => {
+    const unknown = await post('/paykit/webhooks', {
+      id: 'evt_unknown',
+      type: 'payment_request.completed',
+      data: { object: { id: '00000000-0000-4000-8000-00000000dead' } },
+    });
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    const malformed = await post('/paykit/webhooks', { id: 'evt_x', type: 'payment_request.shipped', data: {} });
+    expect(malformed).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
+    expect(events).toHaveLength(0);
+  });
+
+  it('answers 500 when the hook fails, so that the redelivery is processed', async () => {
+    failHook = true;
+    const started = await post('/paykit/payment-requests', { reference: 'sku-mug' });
+    await pay(started.body.id as string, 'succeeded');
+    const [delivery] = (await deliveriesSettled()).filter((d) => d.payload.data.object.id === started.body.id);
+    expect(delivery).toMatchObject({ status: 'failed', response_status: 500 });
+    expect(logged.some((line) => line.includes('database is down'))).toBe(true);
+    failHook = false;
+    const redelivered = await post('/paykit/webhooks', delivery!.payload);
+    expect(redelivered).toMatchObject({ status: 200, body: { received: true } });
+    expect(redelivered.body.duplicate).toBeUndefined();
+    expect(events).toHaveLength(1);
+  });
+
+  it('confirms charge events against the charge', async () => {
+    const endpoint = await fetch(`${sandbox.url}/_sandbox/webhook-endpoints`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ business_id: sandbox.seed.businessId, url: `${base}/paykit/webhooks` }),
+    });
+    expect(endpoint.status).toBe(201);
+    const started = await post('/paykit/payment-requests', { reference: 'sku-tee' });
+    await pay(started.body.id as string, 'failed');
+    await deliveriesSettled();
+    expect(events.map((e) => e.type).sort()).toEqual(['charge.created', 'charge.failed', 'payment_request.failed']);
+    const failed = events.find((e) => e.type === 'charge.failed');
+    expect(failed && 'charge' in failed ? failed.charge.status : undefined).toBe('failed');
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 outside its routes and 405 for a wrong method', async () => {
+    expect((await get('/paykit/nothing')).body.code).toBe('not_found');
+    expect((await get('/elsewhere')).status).toBe(404);
+    expect((await get('/paykit/payment-requests')).body.code).toBe('method_not_allowed');
+    expect((await post('/paykit/payment-requests/abc', {})).status).toBe(405);
+  });
+
+  it('refuses a prefix or an allowed origin that is not one', () => {
+    const base = { api: { apiBaseUrl: 'http://127.0.0.1:1', apiKey: 'k' }, createPaymentRequest: priceOf };
+    expect(() => createPaykitHandler({ ...base, prefix: 'paykit' })).toThrow(/prefix/);
+    expect(() => createPaykitHandler({ ...base, allowedOrigins: ['https://shop.example/path'] })).toThrow(/allowedOrigins/);
+  });
+});
