@@ -1,0 +1,15 @@
+/**
+ * `pnpm demo`: starts the sandbox and the demo shop, and prints where to go.
+ */
+import { startDemo } from './start-demo.js';
+
+const demo = await startDemo({
+  port: Number(process.env.PORT ?? 3000),
+  sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
+});
+console.log(`paykit sandbox listening on ${demo.sandbox.url}`);
+console.log(`paykit demo shop: open ${demo.url}`);
+console.log('Buy something, then "Pay" or "Fail" on the sandbox checkout. Ctrl+C stops.');
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void demo.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,124 @@
+/**
+ * The demo merchant: the sandbox, a shop backend built on `@paykit/server`, and the store and return pages
+ * that load paykit with a `<script>` tag. `pnpm demo` runs it; the end-to-end tests drive the same thing.
+ */
+import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { createPaykitHandler } from '@paykit/server';
+import { toNodeListener } from '@paykit/server/node';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PRODUCTS, productOf } from './catalogue.js';
+import { OrderBook } from './orders.js';
+import { returnPage, storePage } from './pages.js';
+
+/** Options of {@link startDemo}. */
+export interface DemoOptions {
+  /** The shop's port; `0` picks a free one. Default 3000. */
+  port?: number;
+  /** The sandbox's port; `0` picks a free one. Default 4010. */
+  sandboxPort?: number;
+}
+
+/** A running demo. */
+export interface RunningDemo {
+  /** The shop's origin: open it in a browser. */
+  readonly url: string;
+  readonly sandbox: RunningSandbox;
+  /** What the webhooks confirmed. */
+  readonly orders: OrderBook;
+  close(): Promise<void>;
+}
+
+/** Files the pages load. The script is the all-in-one build of `@paykit/elements` (`pnpm build`). */
+const ASSETS: Record<string, { file: URL; type: string }> = {
+  '/assets/paykit.js': { file: new URL('../packages/elements/dist/paykit.js', import.meta.url), type: 'text/javascript' },
+  '/assets/store.css': { file: new URL('./public/store.css', import.meta.url), type: 'text/css' },
+};
+
+/** Starts the sandbox and the shop. */
+export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
+  const sandbox = await startSandbox({ port: options.sandboxPort ?? 4010 });
+  const orders = new OrderBook();
+  let paykit: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://demo').pathname;
+    if (path === '/paykit' || path.startsWith('/paykit/')) return paykit?.(req, res);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
+    if (path === '/') return page(res, storePage(PRODUCTS, sandbox.url), sandbox.url);
+    if (path === '/return') return page(res, returnPage(), sandbox.url);
+    if (path === '/orders') return send(res, 200, 'application/json', JSON.stringify(orders.list(), null, 2));
+    const asset = ASSETS[path];
+    if (asset) {
+      readFile(asset.file).then(
+        (body) => send(res, 200, asset.type, body),
+        () => send(res, 404, 'text/plain', 'Not built yet: run `pnpm build` first'),
+      );
+      return;
+    }
+    send(res, 404, 'text/plain', 'Not found');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, '127.0.0.1', resolve);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Made once the port is known: the checkout returns to this origin and the sandbox posts events to it.
+  paykit = toNodeListener(
+    createPaykitHandler({
+      api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+      createPaymentRequest: (choice) => {
+        const product = productOf(choice.reference);
+        return {
+          amount: product.amount,
+          currency: product.currency,
+          purpose: product.name,
+          payment_methods: ['paynow_online', 'card'],
+          ...(choice.email ? { email: choice.email } : {}),
+        };
+      },
+      returnUrl: `${url}/return`,
+      webhookUrl: `${url}/paykit/webhooks`,
+      onEvent: (event) => orders.record(event),
+    }),
+  );
+  return {
+    url,
+    sandbox,
+    orders,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sandbox.close();
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'x-content-type-options': 'nosniff' }).end(body);
+}
+
+/**
+ * An HTML page under a strict policy: scripts and styles from this origin only, nothing inline, no eval,
+ * Trusted Types enforced (Lit's own `lit-html` policy is the one allowed), forms posting only here or to the checkout.
+ */
+function page(res: ServerResponse, html: string, checkoutOrigin: string): void {
+  res.setHeader(
+    'content-security-policy',
+    [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      `form-action 'self' ${checkoutOrigin}`,
+      "base-uri 'none'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+      "require-trusted-types-for 'script'",
+      'trusted-types lit-html',
+    ].join('; '),
+  );
+  res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
+  send(res, 200, 'text/html', html);
+}

@@ -1,0 +1,105 @@
+/**
+ * The pay flow as a shopper lives it, in Chromium: the demo store (script tag, strict CSP), the server
+ * handler, the sandbox checkout, the return page, and the webhook reaching the shop once.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
+import { launchChromium } from '../support/browser.js';
+
+let demo: RunningDemo;
+let browser: Browser;
+
+beforeAll(async () => {
+  demo = await startDemo({ port: 0, sandboxPort: 0 });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+/** A fresh page that records console errors and Content-Security-Policy violations. */
+async function openStore(): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(String(error)));
+  await page.goto(demo.url);
+  return { page, problems };
+}
+
+/** Waits until the sandbox has settled every webhook delivery. */
+async function webhooksSettled(): Promise<void> {
+  await expect
+    .poll(() => demo.sandbox.context.webhooks.deliveries.every((d) => d.status !== 'pending'), { timeout: 10_000 })
+    .toBe(true);
+}
+
+async function buy(page: Page, product: string): Promise<string> {
+  await page.getByRole('button', { name: `Buy ${product}` }).click();
+  await page.waitForURL((url) => url.origin === demo.sandbox.url);
+  return new URL(page.url()).pathname.split('/').pop()!;
+}
+
+describe('pay flow in Chromium', () => {
+  it('a shopper pays, comes back to the truth, and the shop hears of it once', async () => {
+    const { page, problems } = await openStore();
+    const id = await buy(page, 'Enamel mug');
+    await expect.poll(() => page.getByTestId('amount').textContent()).toBe('SGD 12.50');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL((url) => url.origin === demo.url && url.pathname === '/return');
+    expect(new URL(page.url()).searchParams.get('reference')).toBe(id);
+    const status = page.locator('paykit-return').getByRole('status');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/payment (was )?(received|successful|complete)/i);
+
+    await webhooksSettled();
+    expect(demo.orders.list().find((order) => order.id === id)).toEqual({
+      id,
+      status: 'completed',
+      amount: '12.50',
+      currency: 'SGD',
+      events: { 'payment_request.completed': 1 },
+    });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a failed payment shows as failed, even when the return URL is edited to say completed', async () => {
+    const { page, problems } = await openStore();
+    const id = await buy(page, 'Organic T-shirt');
+    await page.getByRole('button', { name: 'Fail payment' }).click();
+    await page.waitForURL((url) => url.pathname === '/return');
+    const status = page.locator('paykit-return').getByRole('status');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/fail|not completed|declined/i);
+
+    await page.goto(`${demo.url}/return?reference=${id}&status=completed`);
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/fail|not completed|declined/i);
+    await webhooksSettled();
+    expect(demo.orders.list().find((order) => order.id === id)?.events).toEqual({ 'payment_request.failed': 1 });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a double click makes one payment request', async () => {
+    const { page } = await openStore();
+    const before = demo.sandbox.context.state.paymentRequests.size;
+    await page.getByRole('button', { name: 'Buy Harbour map print' }).dblclick();
+    await page.waitForURL((url) => url.origin === demo.sandbox.url);
+    expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
+    await page.close();
+  });
+
+  it('coming back with the back button finds the button usable again', async () => {
+    const { page } = await openStore();
+    await buy(page, 'Enamel mug');
+    await page.goBack();
+    const button = page.getByRole('button', { name: 'Buy Enamel mug' });
+    await expect.poll(() => button.getAttribute('aria-busy')).not.toBe('true');
+    await button.click();
+    await page.waitForURL((url) => url.origin === demo.sandbox.url);
+    await page.close();
+  });
+});
