@@ -14,3 +14,5 @@ export * from './schemas/shopper-choice.js';
 export * from './schemas/charge.js';
 export * from './schemas/webhook-event.js';
 export * from './schemas/error-body.js';
+export * from './scopes.js';
+export * from './schemas/oauth.js';
