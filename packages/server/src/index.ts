@@ -13,3 +13,12 @@ export { createMerchantApi, type ListQuery, type MerchantApi } from './api/merch
 export { apiKeyAuth, type ApiAuth, type ApiConfig, type PaginationNames, type RetryPolicy } from './api/config.js';
 export type { CallOptions } from './api/transport.js';
 export { PaykitError, isPaykitError, type ErrorCode } from '@paykit/core';
+export { createPlatform, type ConnectedBusiness, type Platform, type PlatformOptions } from './platform/platform.js';
+export {
+  MemoryConnectionStore,
+  type ConnectionStore,
+  type MerchantCredentials,
+  type OAuthTokens,
+} from './oauth/connection-store.js';
+export { FileConnectionStore, type FileConnectionStoreOptions } from './oauth/file-connection-store.js';
+export { createOAuthClient, type OAuthClient, type OAuthClientOptions } from './oauth/oauth-client.js';

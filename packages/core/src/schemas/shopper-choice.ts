@@ -17,6 +17,8 @@ export const shopperChoiceSchema = z.strictObject({
   purpose: text(255).optional(),
   email: text(254).optional(),
   payment_methods: z.array(paymentMethod).max(20, 'must name at most 20 methods').optional(),
+  /** On a platform's page: the business id of the merchant being paid. The platform checks it is connected. */
+  merchant: text(255).optional(),
   /** The merchant's own identifier of what is being bought (a SKU, a cart id). */
   reference: text(200).optional(),
   /** Anything else the merchant's page sends along: at most 20 short scalar values. */

@@ -1,14 +1,16 @@
 /**
  * What a merchant's backend needs to take payments: create, read, list and cancel payment requests
- * (spec 4.7, 4.10), and read a charge (to confirm `charge.*` webhooks).
+ * (spec 4.7, 4.10), read a charge (to confirm `charge.*` webhooks) and the business profile.
  */
 import {
+  businessInfoSchema,
   chargeSchema,
   paymentRequestCreateSchema,
   paymentRequestListSchema,
   paymentRequestSchema,
   parseOrThrow,
   resourceId,
+  type BusinessInfo,
   type Charge,
   type PaymentRequest,
   type PaymentRequestCreateInput,
@@ -40,6 +42,8 @@ export interface MerchantApi {
   cancelPaymentRequest(id: string, options?: CallOptions): Promise<PaymentRequest>;
   /** Reads a charge. */
   getCharge(id: string, options?: CallOptions): Promise<Charge>;
+  /** The profile of the business these credentials act on (`GET /v1/info`; any scope will do). */
+  getBusinessInfo(options?: CallOptions): Promise<BusinessInfo>;
   /** The resolved configuration, for clients built on the same transport. */
   readonly config: ResolvedApiConfig;
 }
@@ -84,6 +88,8 @@ export function createMerchantApi(config: ApiConfig): MerchantApi {
       ),
     cancelPaymentRequest: async (requestId, options) =>
       callApi(resolved, { method: 'DELETE', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema }, options),
+    getBusinessInfo: async (options) =>
+      callApi(resolved, { method: 'GET', path: ['v1', 'info'], schema: businessInfoSchema }, options),
     getCharge: async (chargeId, options) =>
       callApi(resolved, { method: 'GET', path: ['v1', 'charges', id(chargeId)], schema: chargeSchema }, options),
   };

@@ -7,14 +7,17 @@
  * | `POST {prefix}/payment-requests` | `<paykit-pay-button>` | hook decides the price, creates the payment request |
  * | `GET {prefix}/payment-requests/{id}` | `<paykit-return>` | the status as the API confirms it |
  * | `POST {prefix}/webhooks` | the Payments API | confirms the event with the API, de-duplicates, calls `onEvent` |
+ * | `POST {prefix}/oauth/callback` | `<paykit-return>` (platforms) | exchanges the code, keeps the connection |
  */
 import { PaykitError } from '@paykit/core';
-import { createMerchantApi, type MerchantApi } from '../api/merchant-api.js';
+import { createMerchantApi } from '../api/merchant-api.js';
 import { errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
 import { consoleLogger } from './logger.js';
+import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
 import { assertSameSiteOrAllowed, corsHeaders } from './origin-guard.js';
+import { oauthCallbackRoute } from './routes/oauth-callback.js';
 import { paymentStatusRoute } from './routes/payment-status.js';
 import { startCheckoutRoute } from './routes/start-checkout.js';
 import { webhooksRoute } from './routes/webhooks.js';
@@ -42,13 +45,21 @@ export interface PaykitHandler {
  */
 export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandler {
   const prefix = normalisePrefix(options.prefix ?? '/paykit');
-  const api: MerchantApi = 'createPaymentRequest' in options.api ? options.api : createMerchantApi(options.api);
+  if ((options.api === undefined) === (options.platform === undefined)) {
+    throw new PaykitError('validation_failed', 'Give createPaykitHandler either "api" (a shop) or "platform" (a platform)');
+  }
   const logger = options.logger ?? consoleLogger;
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map(parseOrigin));
-  const startCheckout = startCheckoutRoute(api, options, maxBodyBytes);
-  const paymentStatus = paymentStatusRoute(api);
-  const webhooks = webhooksRoute(api, options, options.eventStore ?? new MemoryEventStore(), maxBodyBytes);
+  const merchants = merchantResolver(
+    options.platform
+      ? { platform: options.platform }
+      : { api: 'createPaymentRequest' in options.api! ? options.api : createMerchantApi(options.api!) },
+  );
+  const startCheckout = startCheckoutRoute(merchants, options, maxBodyBytes);
+  const paymentStatus = paymentStatusRoute(merchants);
+  const webhooks = webhooksRoute(merchants, options, options.eventStore ?? new MemoryEventStore(), maxBodyBytes);
+  const oauthCallback = options.platform && oauthCallbackRoute(options.platform, options, maxBodyBytes);
 
   const route = async (request: Request, path: string): Promise<Response> => {
     if (path === '/payment-requests') {
@@ -59,11 +70,16 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     const status = /^\/payment-requests\/([^/]+)$/.exec(path);
     if (status?.[1] !== undefined) {
       allow(request, ['GET']);
-      return paymentStatus(decodeSegment(status[1]));
+      return paymentStatus(decodeSegment(status[1]), singleParam(request, 'merchant'));
     }
     if (path === '/webhooks') {
       allow(request, ['POST']);
       return webhooks(request);
+    }
+    if (path === '/oauth/callback' && oauthCallback) {
+      allow(request, ['POST']);
+      assertSameSiteOrAllowed(request, allowedOrigins);
+      return oauthCallback(request);
     }
     throw new PaykitError('not_found', 'There is no such paykit route');
   };
@@ -91,6 +107,13 @@ function allow(request: Request, methods: readonly string[]): void {
   if (!methods.includes(request.method)) {
     throw new PaykitError('method_not_allowed', `Use ${methods.join(' or ')} on this route`, { status: 405 });
   }
+}
+
+/** A query parameter that may appear at most once (two would let a cache and the handler disagree). */
+function singleParam(request: Request, name: string): string | undefined {
+  const values = new URL(request.url).searchParams.getAll(name);
+  if (values.length > 1) throw new PaykitError('duplicate_parameter', `"${name}" appears more than once`, { status: 400 });
+  return values[0];
 }
 
 function decodeSegment(segment: string): string {

@@ -5,6 +5,7 @@
 import type { Charge, PaymentRequest, PaymentRequestCreateInput, ShopperChoice } from '@paykit/core';
 import type { ApiConfig } from '../api/config.js';
 import type { MerchantApi } from '../api/merchant-api.js';
+import type { ConnectedBusiness, Platform } from '../platform/platform.js';
 import type { EventStore } from './event-store.js';
 import type { Logger } from './logger.js';
 
@@ -34,12 +35,21 @@ export type ConfirmedEvent =
 export interface PaykitHandlerOptions {
   /** The path the routes live under. Default `/paykit`. */
   prefix?: string;
-  /** How to reach the Payments API: a configuration, or a client made by `createMerchantApi`. */
-  api: ApiConfig | MerchantApi;
+  /** A shop: how to reach the Payments API as itself (a configuration, or a client from `createMerchantApi`). */
+  api?: ApiConfig | MerchantApi;
+  /**
+   * A platform: its connected merchants (`createPlatform`). Give this or `api`. The pay routes then act for
+   * the merchant the page names (`merchant`), with the platform key; `POST {prefix}/oauth/callback` connects
+   * new merchants.
+   */
+  platform?: Platform;
+  /** Runs after a merchant connected through `POST {prefix}/oauth/callback` (attach it to the platform's user). */
+  onConnected?(connected: ConnectedBusiness, context: HookContext): void | Promise<void>;
   /**
    * Turns what the shopper chose into the payment request to create. This is where the price is decided,
    * from the merchant's own catalogue or cart: the browser never sets it. Throw a `PaykitError` (say
-   * `validation_failed` for an unknown product) to refuse; its message is shown to the shopper.
+   * `validation_failed` for an unknown product) to refuse; its message is shown to the shopper. A platform
+   * also decides its `platform_commission_amount` here, for the merchant named by `choice.merchant`.
    */
   createPaymentRequest(choice: ShopperChoice, context: HookContext): PaymentRequestCreateInput | Promise<PaymentRequestCreateInput>;
   /** The default `redirect_url`: the page with `<paykit-return>`. Used when the hook sets none. */

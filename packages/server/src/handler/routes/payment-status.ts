@@ -3,13 +3,17 @@
  * merchant's credentials; what the return URL's query says is never consulted.
  */
 import { isPaykitError, PaykitError, type PaymentStatus } from '@paykit/core';
-import type { MerchantApi } from '../../api/merchant-api.js';
 import { asUpstreamFailure } from '../error-response.js';
 import { json } from '../http.js';
+import type { MerchantResolver } from '../merchant-resolver.js';
 
-/** The route. `id` is the raw path segment after `payment-requests/`, already URL-decoded. */
-export function paymentStatusRoute(api: MerchantApi) {
-  return async (id: string): Promise<Response> => {
+/**
+ * The route. `id` is the path segment after `payment-requests/`, URL-decoded; `merchant` the business id of
+ * the `merchant` query parameter, on a platform.
+ */
+export function paymentStatusRoute(merchants: MerchantResolver) {
+  return async (id: string, merchant: string | undefined): Promise<Response> => {
+    const api = await merchants(merchant);
     try {
       const found = await api.getPaymentRequest(id);
       const status: PaymentStatus = {

@@ -12,33 +12,34 @@ import {
   type PaymentRequestCreateInput,
   type ShopperChoice,
 } from '@paykit/core';
-import type { MerchantApi } from '../../api/merchant-api.js';
 import { asUpstreamFailure } from '../error-response.js';
 import { json, readJsonObject } from '../http.js';
 import { IdempotencyCache } from '../idempotency.js';
+import type { MerchantResolver } from '../merchant-resolver.js';
 import type { PaykitHandlerOptions } from '../options.js';
 
 /** The route, with the idempotency cache that lives as long as the handler. */
-export function startCheckoutRoute(api: MerchantApi, options: PaykitHandlerOptions, maxBodyBytes: number) {
+export function startCheckoutRoute(merchants: MerchantResolver, options: PaykitHandlerOptions, maxBodyBytes: number) {
   const cache = new IdempotencyCache<CheckoutStarted>();
   return async (request: Request): Promise<Response> => {
     const body = await readJsonObject(request, maxBodyBytes);
     const choice = parseOrThrow(shopperChoiceSchema, body, 'The checkout request');
     const started = await cache.run(request.headers.get('idempotency-key'), JSON.stringify(choice), () =>
-      start(api, options, choice, request),
+      start(merchants, options, choice, request),
     );
     return json(started, 201);
   };
 }
 
 async function start(
-  api: MerchantApi,
+  merchants: MerchantResolver,
   options: PaykitHandlerOptions,
   choice: ShopperChoice,
   request: Request,
 ): Promise<CheckoutStarted> {
+  const api = await merchants(choice.merchant);
   const decided: PaymentRequestCreateInput = {
-    ...(options.returnUrl === undefined ? {} : { redirect_url: options.returnUrl }),
+    ...(options.returnUrl === undefined ? {} : { redirect_url: returnUrlFor(options.returnUrl, choice.merchant) }),
     ...(options.webhookUrl === undefined ? {} : { webhook: options.webhookUrl }),
     ...(await options.createPaymentRequest(choice, { request })),
   };
@@ -59,6 +60,14 @@ async function start(
       'validation_failed',
     ]);
   }
+}
+
+/** The return page's URL; on a platform it names the merchant, so that the status is asked of the right one. */
+function returnUrlFor(returnUrl: string, merchant: string | undefined): string {
+  if (merchant === undefined) return returnUrl;
+  const url = new URL(returnUrl);
+  url.searchParams.set('merchant', merchant);
+  return url.href;
 }
 
 /** Refuses when the price the shopper was shown is not the price the merchant decided. */

@@ -8,6 +8,7 @@
  */
 import { isPaykitError, PaykitError, parseOrThrow, webhookEventSchema, type WebhookEvent } from '@paykit/core';
 import type { MerchantApi } from '../../api/merchant-api.js';
+import type { MerchantResolver } from '../merchant-resolver.js';
 import { asUpstreamFailure } from '../error-response.js';
 import type { EventStore } from '../event-store.js';
 import { json, readJsonObject } from '../http.js';
@@ -24,14 +25,15 @@ const CONFIRMING_STATUS: Record<WebhookEvent['type'], string | undefined> = {
 
 /** The route. */
 export function webhooksRoute(
-  api: MerchantApi,
+  merchants: MerchantResolver,
   options: PaykitHandlerOptions,
   store: EventStore,
   maxBodyBytes: number,
 ) {
   return async (request: Request): Promise<Response> => {
     const event = parseOrThrow(webhookEventSchema, await readJsonObject(request, maxBodyBytes), 'The webhook event');
-    const confirmed = await confirm(api, event);
+    // On a platform, `business_id` names the merchant (spec 6 rule 3); its own credentials confirm the event.
+    const confirmed = await confirm(await merchants(event.business_id ?? undefined), event);
     const resource = 'paymentRequest' in confirmed ? confirmed.paymentRequest : confirmed.charge;
     // A charge is updated more than once (paid, then refunded): each new status is a new fact.
     const fact = `${confirmed.type}:${resource.id}${confirmed.type === 'charge.updated' ? `:${resource.status}` : ''}`;

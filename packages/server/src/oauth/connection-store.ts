@@ -1,0 +1,43 @@
+/**
+ * Where a platform keeps how it reaches each connected merchant: an API key the merchant handed over, or the
+ * OAuth tokens of its approval. Both are secrets; implementations must keep them encrypted at rest.
+ */
+
+/** OAuth tokens of one merchant. */
+export interface OAuthTokens {
+  accessToken: string;
+  refreshToken: string;
+  /** When the access token expires, in milliseconds since the epoch. */
+  expiresAt: number;
+  /** The scopes granted, space-separated, when the token endpoint said. */
+  scope?: string;
+}
+
+/** How a platform reaches one merchant. */
+export type MerchantCredentials = { kind: 'api_key'; apiKey: string } | ({ kind: 'oauth' } & OAuthTokens);
+
+/** A store of merchant credentials, keyed by the merchant's business id. */
+export interface ConnectionStore {
+  get(businessId: string): Promise<MerchantCredentials | undefined>;
+  /** Replaces the credentials of a business; must be atomic (never half-written). */
+  set(businessId: string, credentials: MerchantCredentials): Promise<void>;
+  delete(businessId: string): Promise<void>;
+}
+
+/** A {@link ConnectionStore} in this process's memory: for tests and single-process demos. */
+export class MemoryConnectionStore implements ConnectionStore {
+  readonly #entries = new Map<string, MerchantCredentials>();
+
+  async get(businessId: string): Promise<MerchantCredentials | undefined> {
+    const found = this.#entries.get(businessId);
+    return found && { ...found };
+  }
+
+  async set(businessId: string, credentials: MerchantCredentials): Promise<void> {
+    this.#entries.set(businessId, { ...credentials });
+  }
+
+  async delete(businessId: string): Promise<void> {
+    this.#entries.delete(businessId);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * A platform acting for many merchants (spec 1, 5): each merchant is connected by OAuth (the merchant approves
+ * the platform's app) or by handing over its API key, and is then used through the same {@link MerchantApi},
+ * with the platform key on every call so that commissions and unified charge webhooks apply.
+ */
+import { PaykitError, parseOrThrow, resourceId, type BusinessInfo } from '@paykit/core';
+import { apiKeyAuth, type ApiConfig } from '../api/config.js';
+import { createMerchantApi, type MerchantApi } from '../api/merchant-api.js';
+import { connectedMerchantAuth } from '../oauth/connected-merchant-auth.js';
+import { MemoryConnectionStore, type ConnectionStore, type MerchantCredentials } from '../oauth/connection-store.js';
+import { createOAuthClient, type OAuthClient } from '../oauth/oauth-client.js';
+
+/** Options of {@link createPlatform}. */
+export interface PlatformOptions extends Omit<ApiConfig, 'apiKey' | 'auth'> {
+  /** The platform's OAuth app, for merchants connected with "Connect with Payments". */
+  oauth?: {
+    clientId: string;
+    /** Server-side only. */
+    clientSecret: string;
+    /** The redirect URIs registered on the app; a callback naming another is refused before any exchange. */
+    redirectUris?: readonly string[];
+  };
+  /** Where merchant credentials are kept. Default in memory; use `FileConnectionStore` or your database. */
+  store?: ConnectionStore;
+  /** Told when a merchant's credentials stop working (revoked app, regenerated secret): prompt it to reconnect. */
+  onRevoked?(businessId: string): void | Promise<void>;
+}
+
+/** A merchant that was just connected. */
+export interface ConnectedBusiness {
+  /** The business id to pass to {@link Platform.merchant}. */
+  businessId: string;
+  business: BusinessInfo;
+}
+
+/** The merchants of a platform. */
+export interface Platform {
+  /** Exchanges an authorization code for tokens, reads the business profile, and keeps the connection. */
+  connectWithCode(input: { code: string; codeVerifier?: string; redirectUri: string }): Promise<ConnectedBusiness>;
+  /** Checks a merchant's API key against the API, and keeps it. */
+  connectWithApiKey(apiKey: string): Promise<ConnectedBusiness>;
+  /** The API of a connected merchant. Calls fail with `unauthorized` once it is disconnected or revoked. */
+  merchant(businessId: string): MerchantApi;
+  /** Forgets a merchant's credentials. */
+  disconnect(businessId: string): Promise<void>;
+  /** True when credentials of this merchant are kept. */
+  isConnected(businessId: string): Promise<boolean>;
+}
+
+/**
+ * Creates a platform.
+ *
+ * @example
+ * ```ts
+ * const platform = createPlatform({
+ *   apiBaseUrl: 'http://127.0.0.1:4010', platformKey: process.env.PLATFORM_KEY,
+ *   oauth: { clientId: process.env.CLIENT_ID, clientSecret: process.env.CLIENT_SECRET },
+ *   store: new FileConnectionStore({ path: 'connections.json', key: process.env.CONNECTIONS_KEY }),
+ * });
+ * await platform.merchant(businessId).createPaymentRequest({ amount: 20, currency: 'SGD', platform_commission_amount: 1 });
+ * ```
+ */
+export function createPlatform(options: PlatformOptions): Platform {
+  const { oauth: oauthOptions, store = new MemoryConnectionStore(), onRevoked, ...apiOptions } = options;
+  const oauth: OAuthClient | undefined = oauthOptions && createOAuthClient({ ...apiOptions, ...oauthOptions });
+  const merchants = new Map<string, MerchantApi>();
+
+  /** Reads the profile with fresh credentials and keeps them only if that worked: nothing half-connected. */
+  async function connect(credentials: MerchantCredentials): Promise<ConnectedBusiness> {
+    const probe = createMerchantApi({
+      ...apiOptions,
+      auth:
+        credentials.kind === 'api_key'
+          ? apiKeyAuth(credentials.apiKey)
+          : { apply: (headers) => headers.set('authorization', `Bearer ${credentials.accessToken}`) },
+    });
+    const business = await probe.getBusinessInfo();
+    if (!business.id) {
+      throw new PaykitError('upstream_invalid_response', 'GET /v1/info answered without the business id');
+    }
+    await store.set(business.id, credentials);
+    return { businessId: business.id, business };
+  }
+
+  return {
+    async connectWithCode({ code, codeVerifier, redirectUri }) {
+      if (!oauth) throw new PaykitError('internal_error', 'Connecting by OAuth needs the platform `oauth` options');
+      if (oauthOptions?.redirectUris && !oauthOptions.redirectUris.includes(redirectUri)) {
+        throw new PaykitError('validation_failed', 'The redirect URI is not one of the app', {
+          errors: [{ path: 'redirect_uri', message: 'is not a registered redirect URI' }],
+        });
+      }
+      const tokens = await oauth.exchangeCode({ code, redirectUri, ...(codeVerifier ? { codeVerifier } : {}) });
+      return connect({ kind: 'oauth', ...tokens });
+    },
+    connectWithApiKey: (apiKey) => connect({ kind: 'api_key', apiKey }),
+    merchant(businessId) {
+      const id = parseOrThrow(resourceId, businessId, 'The business id');
+      let api = merchants.get(id);
+      if (!api) {
+        api = createMerchantApi({
+          ...apiOptions,
+          auth: connectedMerchantAuth({ businessId: id, store, oauth, onRevoked: (revoked) => onRevoked?.(revoked) }),
+        });
+        merchants.set(id, api);
+      }
+      return api;
+    },
+    disconnect: (businessId) => store.delete(businessId),
+    isConnected: async (businessId) => (await store.get(businessId)) !== undefined,
+  };
+}
