@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { startScriptedServer, type ScriptedRequest } from '../../../../test/support/scripted-server.js';
+import { createPlatform } from '../platform/platform.js';
+import { MemoryConnectionStore } from './connection-store.js';
+
+const request = { id: 'pr_1', status: 'pending', url: 'https://checkout.test/pr_1', amount: '1.00', currency: 'sgd' };
+const tokens = (access: string) => ({ token_type: 'Bearer', expires_in: 31536000, access_token: access, refresh_token: `${access}-refresh` });
+
+/** A fake Payments API on a real port: a token endpoint and one payment request readable with `Bearer fresh`. */
+async function startApi(token: (req: ScriptedRequest) => { status?: number; body: unknown; delayMs?: number }) {
+  return startScriptedServer((req) => {
+    if (req.url === '/v1/open/oauth/token') return token(req);
+    return req.headers.authorization === 'Bearer fresh' ? { body: request } : { status: 401, body: { message: 'Unauthorized' } };
+  });
+}
+
+describe('a merchant connected by OAuth', () => {
+  it('refreshes an expired token once for a thousand concurrent callers', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh'), delayMs: 50 }));
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', { kind: 'oauth', accessToken: 'stale', refreshToken: 'r1', expiresAt: Date.now() - 1 });
+    const platform = createPlatform({ apiBaseUrl: api.url, oauth: { clientId: 'app', clientSecret: 'secret_value' }, store });
+    try {
+      const results = await Promise.all(Array.from({ length: 1000 }, () => platform.merchant('biz_1').getPaymentRequest('pr_1')));
+      expect(results.every((r) => r.id === 'pr_1')).toBe(true);
+      const refreshes = api.requests.filter((r) => r.url === '/v1/open/oauth/token');
+      expect(refreshes).toHaveLength(1);
+      const form = new URLSearchParams(refreshes[0]!.body);
+      expect(Object.fromEntries(form)).toEqual({
+        grant_type: 'refresh_token',
+        refresh_token: 'r1',
+        client_id: 'app',
+        client_secret: 'secret_value',
+      });
+      expect(await store.get('biz_1')).toMatchObject({ accessToken: 'fresh', refreshToken: 'fresh-refresh' });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('treats a refused refresh as revocation: credentials dropped, the platform told once', async () => {
+    const api = await startApi(() => ({ status: 400, body: { error: 'invalid_grant', error_description: 'revoked' } }));
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', { kind: 'oauth', accessToken: 'stale', refreshToken: 'r1', expiresAt: Date.now() - 1 });
+    const revoked: string[] = [];
+    const platform = createPlatform({
+      apiBaseUrl: api.url,
+      oauth: { clientId: 'app', clientSecret: 'secret_value' },
+      store,
+      onRevoked: (id) => void revoked.push(id),
+    });
+    try {
+      const failures = await Promise.allSettled(Array.from({ length: 5 }, () => platform.merchant('biz_1').getPaymentRequest('pr_1')));
+      for (const failure of failures) {
+        expect(failure.status).toBe('rejected');
+        const reason = (failure as PromiseRejectedResult).reason as Error & { code: string };
+        expect(reason.code).toBe('unauthorized');
+        expect(reason.message).not.toContain('secret_value');
+      }
+      expect(revoked).toEqual(['biz_1']);
+      expect(await store.get('biz_1')).toBeUndefined();
+      expect(api.requests.filter((r) => r.url === '/v1/open/oauth/token')).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('treats a 401 from the API as revocation', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh') }));
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', { kind: 'oauth', accessToken: 'revoked-token', refreshToken: 'r1', expiresAt: Date.now() + 3_600_000 });
+    const revoked: string[] = [];
+    const platform = createPlatform({
+      apiBaseUrl: api.url,
+      oauth: { clientId: 'app', clientSecret: 's' },
+      store,
+      onRevoked: (id) => void revoked.push(id),
+    });
+    try {
+      await expect(platform.merchant('biz_1').getPaymentRequest('pr_1')).rejects.toMatchObject({ code: 'unauthorized' });
+      expect(revoked).toEqual(['biz_1']);
+      expect(await platform.isConnected('biz_1')).toBe(false);
+      await expect(platform.merchant('biz_1').getPaymentRequest('pr_1')).rejects.toThrow(/not connected/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('waits out a 429 with Retry-After, and gives up on one too long to wait', async () => {
+    let calls = 0;
+    const api = await startScriptedServer(() => {
+      calls += 1;
+      return calls === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: 'rate_limited' } } : { body: tokens('fresh') };
+    });
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', { kind: 'oauth', accessToken: 'stale', refreshToken: 'r1', expiresAt: 0 });
+    const { createOAuthClient } = await import('./oauth-client.js');
+    try {
+      const client = createOAuthClient({ apiBaseUrl: api.url, clientId: 'app', clientSecret: 's' });
+      const started = Date.now();
+      await expect(client.refresh('r1')).resolves.toMatchObject({ accessToken: 'fresh' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(calls).toBe(2);
+
+      calls = 0;
+      const impatient = createOAuthClient({ apiBaseUrl: api.url, clientId: 'app', clientSecret: 's', maxRetryAfterMs: 500 });
+      await expect(impatient.refresh('r1')).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 1 });
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FileConnectionStore } from './file-connection-store.js';
+
+const credentials = { kind: 'oauth', accessToken: 'access-SECRET', refreshToken: 'refresh-SECRET', expiresAt: 1 } as const;
+
+describe('FileConnectionStore', () => {
+  it('survives a restart, and keeps no secret in clear on disk', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
+    const key = randomBytes(32);
+    await new FileConnectionStore({ path, key }).set('biz_1', credentials);
+    expect(await new FileConnectionStore({ path, key: key.toString('hex') }).get('biz_1')).toEqual(credentials);
+    const disk = await readFile(path, 'utf8');
+    expect(disk).not.toContain('SECRET');
+    expect(disk).not.toContain('access');
+  });
+
+  it('refuses to open with another key, or an entry moved to another business', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
+    const key = randomBytes(32);
+    await new FileConnectionStore({ path, key }).set('biz_1', credentials);
+    await expect(new FileConnectionStore({ path, key: randomBytes(32) }).get('biz_1')).rejects.toMatchObject({ code: 'internal_error' });
+    const entries = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    await writeFile(path, JSON.stringify({ biz_2: entries.biz_1 }));
+    await expect(new FileConnectionStore({ path, key }).get('biz_2')).rejects.toThrow(/could not be decrypted/);
+  });
+
+  it('keeps every one of many concurrent writes, and deletes', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
+    const key = randomBytes(32);
+    const store = new FileConnectionStore({ path, key });
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.set(`biz_${i}`, { kind: 'api_key', apiKey: `key_${i}` })));
+    await store.delete('biz_7');
+    const reopened = new FileConnectionStore({ path, key });
+    expect(await reopened.get('biz_49')).toEqual({ kind: 'api_key', apiKey: 'key_49' });
+    expect(await reopened.get('biz_7')).toBeUndefined();
+  });
+
+  it('refuses a key that is not 32 bytes', () => {
+    expect(() => new FileConnectionStore({ path: 'x', key: 'short' })).toThrow(/32 bytes/);
+  });
+});
