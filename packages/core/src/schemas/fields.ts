@@ -60,6 +60,27 @@ export const responseAmount = z.union([z.string(), z.number()]).transform((value
 /** A date-time as the API answers with it. Kept as text: the formats differ by field (see the spec). */
 export const dateTime = z.string();
 
+/** `2026-11-22T10:00:00` (optionally with fractions): ISO 8601 without offset (payment requests, refunds' `created_at`). */
+export const localDateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?$/, 'must be an ISO 8601 date-time without offset');
+
+/** `2026-11-22T10:00:00+08:00`: ISO 8601 with a numeric offset (beneficiaries, balance transactions). */
+export const offsetDateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}:?\d{2}$/, 'must be an ISO 8601 date-time with a numeric offset');
+
+/** `2026-11-22T10:00:00.123456Z`: UTC with microseconds and `Z` (refunds' `refunded_at`, staff `invited_at`). */
+export const utcMicrosDateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/, 'must be a UTC date-time with microseconds and Z');
+
+/** `2026-11-22`: a calendar date. */
+export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-22');
+
+/** A number as records carry money: major units, given as a number or a numeric string. */
+export const recordMoney = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+
 /** A non-empty identifier from the API (UUIDs in the spec; not enforced on responses). */
 export const id = z.string().min(1);
 
