@@ -9,6 +9,7 @@ export * from './browser.js';
 export * from './form.js';
 export * from './validation.js';
 export * from './schemas/fields.js';
+export * from './schemas/list.js';
 export * from './schemas/payment-request.js';
 export * from './schemas/shopper-choice.js';
 export * from './schemas/charge.js';

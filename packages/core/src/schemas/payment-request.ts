@@ -14,6 +14,7 @@ import {
   responseAmount,
   webUrl,
 } from './fields.js';
+import { listOf } from './list.js';
 
 /** Statuses paykit knows. The spec names only `pending`; the others are what the sandbox uses and what events imply. */
 export const paymentRequestStatuses = ['pending', 'completed', 'failed', 'canceled'] as const;
@@ -95,17 +96,8 @@ export const paymentRequestSchema = z.looseObject({
 /** A payment request as the API answers with it. */
 export type PaymentRequest = z.output<typeof paymentRequestSchema>;
 
-/**
- * A page of payment requests. The spec does not show the list's shape; paykit reads `{ data: [...] }`
- * (with the `meta` cursors of spec 2.6 when present) and also a bare array.
- */
-export const paymentRequestListSchema = z.union([
-  z.looseObject({
-    data: z.array(paymentRequestSchema),
-    meta: z.looseObject({ next_cursor: z.string().nullish(), prev_cursor: z.string().nullish() }).optional(),
-  }),
-  z.array(paymentRequestSchema).transform((data) => ({ data, meta: undefined })),
-]);
+/** A page of payment requests (see {@link listOf}). */
+export const paymentRequestListSchema = listOf(paymentRequestSchema);
 
 /** A page of payment requests. */
 export type PaymentRequestList = z.output<typeof paymentRequestListSchema>;
