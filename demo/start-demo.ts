@@ -46,7 +46,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (path === '/paykit' || path.startsWith('/paykit/')) return paykit?.(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
     if (path === '/') return page(res, storePage(PRODUCTS, sandbox.url), sandbox.url);
-    if (path === '/return') return page(res, returnPage(), sandbox.url);
+    if (path === '/return') return page(res, returnPage(), sandbox.url, 'no-referrer');
     if (path === '/orders') return send(res, 200, 'application/json', JSON.stringify(orders.list(), null, 2));
     const asset = ASSETS[path];
     if (asset) {
@@ -102,7 +102,7 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
  * An HTML page under a strict policy: scripts and styles from this origin only, nothing inline, no eval,
  * Trusted Types enforced (Lit's own `lit-html` policy is the one allowed), forms posting only here or to the checkout.
  */
-function page(res: ServerResponse, html: string, checkoutOrigin: string): void {
+function page(res: ServerResponse, html: string, checkoutOrigin: string, referrer = 'strict-origin-when-cross-origin'): void {
   res.setHeader(
     'content-security-policy',
     [
@@ -119,6 +119,7 @@ function page(res: ServerResponse, html: string, checkoutOrigin: string): void {
       'trusted-types lit-html',
     ].join('; '),
   );
-  res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
+  // The return page's URL carries a reference (and, on a platform, an OAuth code): it must not leak onwards.
+  res.setHeader('referrer-policy', referrer);
   send(res, 200, 'text/html', html);
 }

@@ -165,6 +165,13 @@ describe('POST /paykit/payment-requests', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toContain('idempotency-key');
   });
 
+  it('does nothing with prototype-polluting keys but refuse them', async () => {
+    const polluted = await post('/paykit/payment-requests', '{"reference":"sku-mug","__proto__":{"amount":"0.01"},"constructor":{"prototype":{"x":1}}}');
+    expect(polluted).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
+    expect(({} as Record<string, unknown>).amount).toBeUndefined();
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
   it('refuses bodies that are too large, not JSON, or not sent as JSON, before parsing them', async () => {
     const huge = await post('/paykit/payment-requests', { reference: 'sku-mug', purpose: 'x'.repeat(20_000) });
     expect(huge).toMatchObject({ status: 413, body: { code: 'payload_too_large' } });
