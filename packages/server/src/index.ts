@@ -8,7 +8,7 @@
 export { createPaykitHandler, type PaykitHandler } from './handler/create-handler.js';
 export type { ConfirmedEvent, HookContext, PaykitHandlerOptions } from './handler/options.js';
 export { MemoryEventStore, type EventStore } from './handler/event-store.js';
-export { consoleLogger, type Logger } from './handler/logger.js';
+export { consoleLogger, redact, redactingLogger, type Logger } from './handler/logger.js';
 export { createMerchantApi, type ListQuery, type MerchantApi } from './api/merchant-api.js';
 export { apiKeyAuth, type ApiAuth, type ApiConfig, type PaginationNames, type RetryPolicy } from './api/config.js';
 export type { CallOptions } from './api/transport.js';

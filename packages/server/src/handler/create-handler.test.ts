@@ -220,6 +220,32 @@ describe('POST /paykit/payment-requests', () => {
   });
 });
 
+describe('logs', () => {
+  it('redact keys and credential-shaped text that a failing hook quotes', async () => {
+    const leaky = await serve({
+      createPaymentRequest: () => {
+        throw new Error(
+          `upstream said no to x-business-api-key: ${sandbox.seed.apiKey} with Authorization: Bearer tok.en-123 and client_secret=cs_live_42`,
+        );
+      },
+    });
+    try {
+      const response = await fetch(`${leaky.url}/paykit/payment-requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ code: 'internal_error', message: expect.any(String) });
+      const log = logged.join('\n');
+      expect(log).toContain('upstream said no');
+      for (const secret of [sandbox.seed.apiKey, 'tok.en-123', 'cs_live_42']) expect(log).not.toContain(secret);
+    } finally {
+      await leaky.close();
+    }
+  });
+});
+
 describe('GET /paykit/payment-requests/{id}', () => {
   it('answers the status the API confirms, whatever the return URL claimed', async () => {
     const started = await post('/paykit/payment-requests', { reference: 'sku-mug' });

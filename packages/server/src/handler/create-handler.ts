@@ -13,7 +13,7 @@ import { PaykitError } from '@paykit/core';
 import { createMerchantApi } from '../api/merchant-api.js';
 import { errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
-import { consoleLogger } from './logger.js';
+import { consoleLogger, redactingLogger } from './logger.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
 import { assertSameSiteOrAllowed, corsHeaders } from './origin-guard.js';
@@ -48,7 +48,7 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
   if ((options.api === undefined) === (options.platform === undefined)) {
     throw new PaykitError('validation_failed', 'Give createPaykitHandler either "api" (a shop) or "platform" (a platform)');
   }
-  const logger = options.logger ?? consoleLogger;
+  const logger = redactingLogger(options.logger ?? consoleLogger, knownSecrets(options));
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map(parseOrigin));
   const merchants = merchantResolver(
@@ -101,6 +101,12 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     return response;
   };
   return Object.assign(handler, { prefix });
+}
+
+/** The secrets this handler was configured with, to be masked wherever they would be logged. */
+function knownSecrets(options: PaykitHandlerOptions): string[] {
+  const api = options.api && !('createPaymentRequest' in options.api) ? options.api : undefined;
+  return [api?.apiKey, api?.platformKey].filter((secret): secret is string => typeof secret === 'string');
 }
 
 function allow(request: Request, methods: readonly string[]): void {
