@@ -1,0 +1,57 @@
+/**
+ * The headless pay flow: ask the merchant's backend for a payment request, then check where it says to go.
+ * `<paykit-pay-button>` is built on it; SPA code can call it directly.
+ */
+import { PaykitError, parseAllowedUrl } from '@paykit/core/browser';
+import { callBackend, field } from '../http.js';
+import { messages } from '../messages.js';
+import type { CheckoutStarted, ShopperChoice } from '../types.js';
+
+/** Options of {@link startCheckout}. */
+export interface StartCheckoutOptions {
+  /** Where the backend's paykit handler is mounted, such as `/paykit`. */
+  endpoint: string;
+  /** What the shopper chose. */
+  choice: ShopperChoice;
+  /**
+   * Origins the checkout may be on, such as `https://checkout.example`. Required: the browser cannot know the
+   * payment service's checkout host, and a compromised or misconfigured backend must not be able to send
+   * shoppers elsewhere.
+   */
+  checkoutOrigins: readonly string[];
+  /** One key per shopper action: a retry of the same click reuses it. Default: a fresh UUID. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * Creates the payment request through the backend and returns it with its checkout URL checked: `https:`
+ * (or `http:` on localhost), on one of `checkoutOrigins`. Throws `PaykitError` (`unsafe_url` for any other URL).
+ */
+export async function startCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted> {
+  if (options.checkoutOrigins.length === 0) throw new PaykitError('unsafe_url', messages.noCheckoutOrigins);
+  const answer = await callBackend(`${trimSlash(options.endpoint)}/payment-requests`, {
+    method: 'POST',
+    body: options.choice,
+    headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+  });
+  const url = parseAllowedUrl(answer.url, options.checkoutOrigins);
+  if (!url) throw new PaykitError('unsafe_url', messages.unsafeUrl);
+  return {
+    id: field(answer, 'id'),
+    url: url.href,
+    status: field(answer, 'status'),
+    amount: field(answer, 'amount'),
+    currency: field(answer, 'currency'),
+  };
+}
+
+/** The endpoint without a trailing slash. */
+export function trimSlash(endpoint: string): string {
+  return endpoint.replace(/\/+$/, '');
+}

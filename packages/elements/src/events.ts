@@ -1,0 +1,47 @@
+/**
+ * The events of paykit's elements: `Event` subclasses with a typed, read-only `detail`, bubbling and
+ * composed so that a listener on `document` hears them through shadow roots.
+ */
+import type { PaykitErrorDetail, PaymentStatus } from './types.js';
+
+const init = { bubbles: true, composed: true };
+
+/**
+ * Fired by `<paykit-pay-button>` just before it navigates to the checkout. Cancelable: `preventDefault()`
+ * keeps the page where it is (an SPA that navigates itself, or a test).
+ */
+export class PaykitCheckoutEvent extends Event {
+  constructor(readonly detail: { readonly id: string; readonly url: string }) {
+    super('paykit-checkout', { ...init, cancelable: true });
+  }
+}
+
+/** Fired when an element gives up; `detail.message` is also shown in the element. */
+export class PaykitErrorEvent extends Event {
+  constructor(readonly detail: PaykitErrorDetail) {
+    super('paykit-error', init);
+  }
+}
+
+/** Fired by `<paykit-return>` when the backend confirms the payment completed. */
+export class PaykitPaymentCompletedEvent extends Event {
+  constructor(readonly detail: PaymentStatus) {
+    super('paykit-payment-completed', init);
+  }
+}
+
+/** Fired by `<paykit-return>` when the backend confirms the payment failed or was canceled. */
+export class PaykitPaymentFailedEvent extends Event {
+  constructor(readonly detail: PaymentStatus) {
+    super('paykit-payment-failed', init);
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'paykit-checkout': PaykitCheckoutEvent;
+    'paykit-error': PaykitErrorEvent;
+    'paykit-payment-completed': PaykitPaymentCompletedEvent;
+    'paykit-payment-failed': PaykitPaymentFailedEvent;
+  }
+}

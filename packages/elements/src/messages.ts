@@ -1,0 +1,21 @@
+/**
+ * Every text the elements show, in one table. The backend's own messages (written for shoppers by
+ * `@paykit/server`) are shown as they come; these cover what the browser alone knows.
+ */
+export const messages = {
+  pay: 'Pay',
+  busy: 'Starting checkout…',
+  network: 'The shop could not be reached. Check your connection and try again.',
+  timeout: 'The shop took too long to answer. Please try again.',
+  invalidAnswer: 'The shop answered in a way we did not understand. Please try again.',
+  failed: 'Something went wrong. Please try again.',
+  unsafeUrl: 'The checkout address is not one this page allows, so we stopped.',
+  noCheckoutOrigins: 'This button has no checkout-origins, so it cannot check the checkout address.',
+  noEndpoint: 'This element has no endpoint.',
+  noReference: 'This page was opened without a payment reference.',
+  checking: 'Confirming your payment…',
+  completed: 'Payment received. Thank you!',
+  failedPayment: 'Payment failed: it did not go through.',
+  canceled: 'The payment was canceled.',
+  pending: 'Your payment is still processing. Refresh this page in a minute to see the result.',
+} as const;

@@ -1,0 +1,127 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import type { PaykitCheckoutEvent, PaykitErrorEvent } from '../events.js';
+import { backendState, next } from '../test-config.js';
+import './define.js';
+import type { PaykitPayButton } from './pay-button.js';
+
+let checkoutOrigin: string;
+before(async () => {
+  ({ checkoutOrigin } = await backendState());
+});
+
+/** A pay button whose navigation is held back, so that the test page stays. */
+async function button(attributes: { endpoint?: string; amount?: string; reference?: string; origins?: string } = {}) {
+  const el = await fixture<PaykitPayButton>(html`<paykit-pay-button
+    endpoint=${attributes.endpoint ?? '/paykit'}
+    reference=${attributes.reference ?? 'sku-mug'}
+    amount=${attributes.amount ?? '12.50'}
+    currency="SGD"
+    payment-methods="paynow_online card"
+    checkout-origins=${attributes.origins ?? checkoutOrigin}
+    >Buy the mug</paykit-pay-button
+  >`);
+  el.addEventListener('paykit-checkout', (event) => event.preventDefault());
+  return el;
+}
+const inner = (el: PaykitPayButton) => el.shadowRoot!.querySelector('button')!;
+
+describe('<paykit-pay-button>', () => {
+  it('is an accessible button named by its label', async () => {
+    const el = await button();
+    await expect(el).to.be.accessible();
+    expect(inner(el).getAttribute('aria-busy')).to.equal('false');
+    expect(el.shadowRoot!.querySelector('slot')!.assignedNodes()[0]!.textContent).to.equal('Buy the mug');
+  });
+
+  it('starts a checkout on the sandbox and offers its URL before navigating', async () => {
+    const el = await button();
+    const checkout = next<PaykitCheckoutEvent>(el, 'paykit-checkout');
+    inner(el).click();
+    expect(inner(el).getAttribute('aria-busy')).to.equal('true');
+    const { detail } = await checkout;
+    expect(new URL(detail.url).origin).to.equal(checkoutOrigin);
+    expect(detail.url).to.contain(detail.id);
+    await el.updateComplete;
+    expect(inner(el).getAttribute('aria-busy')).to.equal('false');
+  });
+
+  it('makes one payment request for a double click, and for Enter then click', async () => {
+    const before = (await backendState()).count;
+    const el = await button();
+    const checkout = next<PaykitCheckoutEvent>(el, 'paykit-checkout');
+    inner(el).click();
+    inner(el).click();
+    inner(el).dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    inner(el).click();
+    await checkout;
+    expect((await backendState()).count).to.equal(before + 1);
+  });
+
+  it('works from the keyboard: focus lands on the button and Enter activates it', async () => {
+    const el = await button();
+    el.focus();
+    expect(el.shadowRoot!.activeElement).to.equal(inner(el));
+    const checkout = next<PaykitCheckoutEvent>(el, 'paykit-checkout');
+    // A native button turns Enter into a click; the synthetic keydown of a test does not, so click as the browser would.
+    inner(el).click();
+    expect((await checkout).detail.id).to.be.a('string');
+  });
+
+  it('refuses a tampered price with the shop’s message, and is usable again', async () => {
+    const el = await button({ amount: '0.01' });
+    const failure = next<PaykitErrorEvent>(el, 'paykit-error');
+    inner(el).click();
+    expect((await failure).detail.code).to.equal('amount_mismatch');
+    await el.updateComplete;
+    const shown = el.shadowRoot!.querySelector('[part=error]')!;
+    expect(shown.getAttribute('role')).to.equal('alert');
+    expect(shown.textContent).to.match(/price has changed/);
+    expect(inner(el).getAttribute('aria-busy')).to.equal('false');
+    await expect(el).to.be.accessible();
+  });
+
+  for (const kind of ['javascript', 'data', 'foreign', 'lookalike', 'relative']) {
+    it(`never navigates to a ${kind} checkout URL from the backend`, async () => {
+      const el = await button({ endpoint: `/hostile/${kind}` });
+      let navigated = false;
+      el.addEventListener('paykit-checkout', () => (navigated = true));
+      const failure = next<PaykitErrorEvent>(el, 'paykit-error');
+      inner(el).click();
+      expect((await failure).detail.code).to.equal('unsafe_url');
+      expect(navigated).to.equal(false);
+    });
+  }
+
+  it('needs checkout-origins before it sends anything', async () => {
+    const before = (await backendState()).count;
+    const el = await button({ origins: '' });
+    const failure = next<PaykitErrorEvent>(el, 'paykit-error');
+    inner(el).click();
+    expect((await failure).detail.code).to.equal('unsafe_url');
+    expect((await backendState()).count).to.equal(before);
+  });
+
+  it('shows a backend error or a non-JSON answer in words, and recovers', async () => {
+    const down = await button({ endpoint: '/hostile/error' });
+    const failure = next<PaykitErrorEvent>(down, 'paykit-error');
+    inner(down).click();
+    expect((await failure).detail).to.deep.equal({
+      code: 'upstream_error',
+      message: 'The shop is being updated. Please try again in a minute.',
+    });
+    const html = await button({ endpoint: '/hostile/html' });
+    const invalid = next<PaykitErrorEvent>(html, 'paykit-error');
+    inner(html).click();
+    expect((await invalid).detail.code).to.equal('upstream_invalid_response');
+  });
+
+  it('resets when the page comes back from the back-forward cache', async () => {
+    const el = await button({ endpoint: '/hostile/slow' });
+    inner(el).click();
+    await el.updateComplete;
+    expect(inner(el).getAttribute('aria-busy')).to.equal('true');
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await el.updateComplete;
+    expect(inner(el).getAttribute('aria-busy')).to.equal('false');
+  });
+});

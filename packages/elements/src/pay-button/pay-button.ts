@@ -1,0 +1,148 @@
+import { html, LitElement, nothing } from 'lit';
+import { startCheckout } from '../checkout/start-checkout.js';
+import { PaykitCheckoutEvent, PaykitErrorEvent } from '../events.js';
+import { describeFailure } from '../http.js';
+import { messages } from '../messages.js';
+import type { ShopperChoice } from '../types.js';
+import { payButtonStyles } from './pay-button.styles.js';
+
+/**
+ * A button that takes the shopper to the checkout. On click it asks the merchant's backend (`endpoint`) for
+ * a payment request, checks that the checkout URL is on one of `checkout-origins`, and navigates there.
+ * One click is one payment request: while busy, further clicks are ignored.
+ *
+ * @tag paykit-pay-button
+ * @slot - The label. Default "Pay".
+ * @fires paykit-checkout - Before navigating; cancelable. `detail`: `{ id, url }`.
+ * @fires paykit-error - When the checkout could not start. `detail`: `{ code, message }`.
+ * @csspart button - The native button.
+ * @csspart label - The label wrapper.
+ * @csspart spinner - Shown while busy.
+ * @csspart error - The error message.
+ * @cssprop --paykit-accent - Background of the button (system token).
+ * @cssprop --paykit-on-accent - Text colour of the button (system token).
+ * @cssprop --paykit-radius - Corner radius (system token).
+ * @cssprop --paykit-font - Font family (system token).
+ * @cssprop --paykit-pay-button-background - Background, over `--paykit-accent`.
+ */
+export class PaykitPayButton extends LitElement {
+  static override styles = payButtonStyles;
+  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  static override properties = {
+    endpoint: {},
+    amount: {},
+    currency: {},
+    purpose: {},
+    email: {},
+    paymentMethods: { attribute: 'payment-methods' },
+    reference: {},
+    merchant: {},
+    checkoutOrigins: { attribute: 'checkout-origins' },
+    _busy: { state: true },
+    _error: { state: true },
+  };
+
+  /** Where the backend's paykit handler is mounted, such as `/paykit`. */
+  declare endpoint: string;
+  /** The price shown to the shopper (`12.50`). The backend checks it; it never sets the price. */
+  declare amount?: string;
+  declare currency?: string;
+  declare purpose?: string;
+  declare email?: string;
+  /** Space-separated payment method ids, such as `paynow_online card`. */
+  declare paymentMethods?: string;
+  /** The merchant's own id of what is bought (a SKU, a cart id). */
+  declare reference?: string;
+  /** On a platform's page: the connected merchant's business id. */
+  declare merchant?: string;
+  /** Space-separated origins the checkout may be on, such as `https://checkout.example`. Required. */
+  declare checkoutOrigins?: string;
+  declare private _busy: boolean;
+  declare private _error: string | undefined;
+
+  /** Set synchronously on click, so that a second click in the same frame is ignored too. */
+  #inFlight = false;
+
+  constructor() {
+    super();
+    this.endpoint = '';
+    this._busy = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    addEventListener('pageshow', this.#onPageShow);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    removeEventListener('pageshow', this.#onPageShow);
+  }
+
+  override render() {
+    return html`<button part="button" type="button" aria-busy=${this._busy} aria-disabled=${this._busy} @click=${this.#pay}>
+        ${this._busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing}<span part="label"
+          ><slot>${messages.pay}</slot></span
+        >
+      </button>
+      ${this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing}`;
+  }
+
+  /** The shopper's choice as the attributes describe it. */
+  get choice(): ShopperChoice {
+    const choice: ShopperChoice = {};
+    for (const key of ['amount', 'currency', 'purpose', 'email', 'reference', 'merchant'] as const) {
+      const value = this[key];
+      if (value) choice[key] = value;
+    }
+    const methods = words(this.paymentMethods);
+    if (methods.length > 0) choice.payment_methods = methods;
+    return choice;
+  }
+
+  #pay = async (): Promise<void> => {
+    if (this.#inFlight) return;
+    this.#inFlight = true;
+    this._busy = true;
+    this._error = undefined;
+    try {
+      const started = await startCheckout({
+        endpoint: this.endpoint,
+        choice: this.choice,
+        checkoutOrigins: words(this.checkoutOrigins),
+      });
+      if (this.dispatchEvent(new PaykitCheckoutEvent({ id: started.id, url: started.url }))) {
+        // The page is leaving: stay busy, so nothing else starts. Back (bfcache) resets in pageshow.
+        location.assign(started.url);
+        return;
+      }
+    } catch (error) {
+      const failure = describeFailure(error);
+      this._error = failure.message;
+      this.dispatchEvent(new PaykitErrorEvent(failure));
+    }
+    this.#reset();
+  };
+
+  #reset(): void {
+    this.#inFlight = false;
+    this._busy = false;
+  }
+
+  #onPageShow = (event: PageTransitionEvent): void => {
+    if (event.persisted) {
+      this.#reset();
+      this._error = undefined;
+    }
+  };
+}
+
+function words(text: string | undefined): string[] {
+  return (text ?? '').split(/\s+/).filter(Boolean);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'paykit-pay-button': PaykitPayButton;
+  }
+}

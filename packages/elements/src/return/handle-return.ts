@@ -1,0 +1,78 @@
+/**
+ * The headless return flow: read the payment reference from the return URL and ask the merchant's backend
+ * for the real status. The `status` in the URL is a claim anyone can type; it is never read.
+ */
+import { PaykitError } from '@paykit/core/browser';
+import { trimSlash } from '../checkout/start-checkout.js';
+import { callBackend, field } from '../http.js';
+import { messages } from '../messages.js';
+import type { PaymentStatus } from '../types.js';
+
+/** Options of {@link handleReturn}. */
+export interface HandleReturnOptions {
+  /** Where the backend's paykit handler is mounted, such as `/paykit`. */
+  endpoint: string;
+  /** The return URL. Default: the page's. */
+  url?: string;
+  /** The first wait between checks of a pending payment; each next wait is 1.5 times longer (at most 5 s). Default 1 s. */
+  pollIntervalMs?: number;
+  /** How long to keep checking a pending payment, or retrying a failing backend. Default 30 s. */
+  maxWaitMs?: number;
+  /** Told of each status while polling. */
+  onStatus?: (status: PaymentStatus) => void;
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+}
+
+/** Final statuses; anything else (`pending`, or a status paykit does not know) is still processing. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled']);
+
+/**
+ * Resolves with the confirmed status: final, or `pending` once `maxWaitMs` is spent. A backend that fails
+ * is asked again within the same budget; its last error is thrown when the budget runs out.
+ */
+export async function handleReturn(options: HandleReturnOptions): Promise<PaymentStatus> {
+  const query = new URL(options.url ?? location.href).searchParams;
+  const reference = single(query, 'reference');
+  if (reference === undefined || !/^[A-Za-z0-9_-]{1,255}$/.test(reference)) {
+    throw new PaykitError('validation_failed', messages.noReference);
+  }
+  const merchant = single(query, 'merchant');
+  const url =
+    `${trimSlash(options.endpoint)}/payment-requests/${encodeURIComponent(reference)}` +
+    (merchant === undefined ? '' : `?merchant=${encodeURIComponent(merchant)}`);
+  const deadline = Date.now() + (options.maxWaitMs ?? 30_000);
+  let wait = options.pollIntervalMs ?? 1_000;
+  for (;;) {
+    let status: PaymentStatus | undefined;
+    try {
+      const answer = await callBackend(url, { method: 'GET', signal: options.signal, fetch: options.fetch });
+      status = { id: field(answer, 'id'), status: field(answer, 'status'), amount: field(answer, 'amount'), currency: field(answer, 'currency') };
+      options.onStatus?.(status);
+      if (FINAL_STATUSES.has(status.status)) return status;
+    } catch (error) {
+      // A reference the backend does not know, or a malformed one, will not get better by asking again.
+      if (!(error instanceof PaykitError) || error.status === 404 || error.status === 422 || Date.now() + wait > deadline) throw error;
+    }
+    if (status && Date.now() + wait > deadline) return status;
+    await sleep(wait, options.signal);
+    wait = Math.min(wait * 1.5, 5_000);
+  }
+}
+
+/** The one value of `name`; a repeated parameter is refused, since two readers could pick different ones. */
+function single(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  if (values.length > 1) throw new PaykitError('duplicate_parameter', messages.noReference);
+  return values[0];
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}

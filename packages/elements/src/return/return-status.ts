@@ -1,0 +1,96 @@
+import { html, LitElement } from 'lit';
+import { PaykitErrorEvent, PaykitPaymentCompletedEvent, PaykitPaymentFailedEvent } from '../events.js';
+import { describeFailure } from '../http.js';
+import { messages } from '../messages.js';
+import { handleReturn } from './handle-return.js';
+import { returnStatusStyles } from './return-status.styles.js';
+
+type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'error';
+
+/** What each confirmed status says; any other status is still processing. */
+const RESULTS: Record<string, { state: State; text: string } | undefined> = {
+  completed: { state: 'completed', text: messages.completed },
+  failed: { state: 'failed', text: messages.failedPayment },
+  canceled: { state: 'canceled', text: messages.canceled },
+};
+
+/**
+ * The result of a payment, on the merchant's return page. Reads `reference` from the page URL, asks the
+ * backend (`endpoint`) for the confirmed status, and shows it. The `status` in the URL is never believed.
+ *
+ * @tag paykit-return
+ * @fires paykit-payment-completed - The backend confirms the payment. `detail`: `{ id, status, amount, currency }`.
+ * @fires paykit-payment-failed - The backend confirms it failed or was canceled.
+ * @fires paykit-error - The status could not be confirmed. `detail`: `{ code, message }`.
+ * @csspart base - The status box; its `data-state` is `checking`, `completed`, `failed`, `canceled`, `pending` or `error`.
+ * @cssprop --paykit-success-color - Border of a completed payment.
+ * @cssprop --paykit-error-color - Border of a failed payment or an error.
+ */
+export class PaykitReturn extends LitElement {
+  static override styles = returnStatusStyles;
+  static override properties = {
+    endpoint: {},
+    maxWaitMs: { attribute: 'max-wait-ms', type: Number },
+    _state: { state: true },
+    _text: { state: true },
+  };
+
+  /** Where the backend's paykit handler is mounted, such as `/paykit`. */
+  declare endpoint: string;
+  /** How long to keep checking a payment that is still processing. Default 30 000. */
+  declare maxWaitMs?: number;
+  declare private _state: State;
+  declare private _text: string;
+
+  #abort: AbortController | undefined;
+
+  constructor() {
+    super();
+    this.endpoint = '';
+    this._state = 'checking';
+    this._text = messages.checking;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#abort = new AbortController();
+    void this.#confirm(this.#abort.signal);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#abort?.abort();
+  }
+
+  override render() {
+    return html`<div part="base" role="status" aria-live="polite" data-state=${this._state}>${this._text}</div>`;
+  }
+
+  async #confirm(signal: AbortSignal): Promise<void> {
+    await this.updateComplete;
+    try {
+      const status = await handleReturn({
+        endpoint: this.endpoint,
+        signal,
+        ...(this.maxWaitMs === undefined ? {} : { maxWaitMs: this.maxWaitMs }),
+      });
+      const result = RESULTS[status.status] ?? { state: 'pending', text: messages.pending };
+      this._state = result.state;
+      this._text = result.text;
+      if (result.state === 'completed') this.dispatchEvent(new PaykitPaymentCompletedEvent(status));
+      else if (result.state !== 'pending') this.dispatchEvent(new PaykitPaymentFailedEvent(status));
+    } catch (error) {
+      if (signal.aborted) return;
+      const failure = describeFailure(error);
+      this._state = 'error';
+      this._text = failure.message;
+      this.dispatchEvent(new PaykitErrorEvent(failure));
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'paykit-return': PaykitReturn;
+  }
+}

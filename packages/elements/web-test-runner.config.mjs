@@ -1,0 +1,35 @@
+/**
+ * Element tests in Debian's Chromium, against a real backend (see test-support/backend.ts). Run through
+ * `node --import tsx` so that this config can start the TypeScript sandbox and handler.
+ */
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { startTestBackend } from './test-support/backend.ts';
+
+const backend = await startTestBackend();
+
+const args = [
+  '--no-sandbox',
+  '--headless=new',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export default {
+  files: 'src/**/*.test.ts',
+  nodeResolve: true,
+  concurrency: 1,
+  testFramework: { config: { timeout: 10_000 } },
+  middleware: [backend.middleware],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: new URL('./tsconfig.json', import.meta.url).pathname })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args },
+    }),
+  ],
+};
