@@ -37,7 +37,9 @@ describe('<paykit-pay-button>', () => {
     const el = await button();
     const checkout = next<PaykitCheckoutEvent>(el, 'paykit-checkout');
     inner(el).click();
+    await el.updateComplete;
     expect(inner(el).getAttribute('aria-busy')).to.equal('true');
+    expect(el.shadowRoot!.querySelector('[part=spinner]')).to.exist;
     const { detail } = await checkout;
     expect(new URL(detail.url).origin).to.equal(checkoutOrigin);
     expect(detail.url).to.contain(detail.id);
