@@ -17,6 +17,7 @@ function layout(title: string, body: string): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${escape(title)} · Demo Store</title>
+    <link rel="icon" href="data:," />
     <link rel="stylesheet" href="/assets/store.css" />
     <script type="module" src="/assets/paykit.js"></script>
   </head>
