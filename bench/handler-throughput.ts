@@ -43,7 +43,9 @@ export async function measureHandlerThroughput(
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-business-api-key': sandbox.seed.apiKey },
         body: 'amount=12.50&currency=SGD&purpose=Bench',
       })
-        .then(async (answer) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()))
+        .then(async (answer) =>
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()),
+        )
         .catch(() => res.writeHead(502).end());
     });
   });

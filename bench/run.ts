@@ -17,17 +17,27 @@ if (wanted('handler')) {
   console.log(`\n## Server handler: POST /payment-requests, 10 connections, ${seconds} s each, 127.0.0.1`);
   const { sandbox, proxy, handler } = await measureHandlerThroughput(seconds);
   console.log('| path | req/s | p99 ms | non-2xx |\n|---|---|---|---|');
-  console.log(`| sandbox alone (POST /v1/payment-requests) | ${sandbox.requestsPerSecond.toFixed(0)} | ${sandbox.p99Ms} | ${sandbox.non2xx} |`);
-  console.log(`| bare proxy: node:http + fetch -> sandbox, no paykit | ${proxy.requestsPerSecond.toFixed(0)} | ${proxy.p99Ms} | ${proxy.non2xx} |`);
-  console.log(`| handler via node adapter -> sandbox | ${handler.requestsPerSecond.toFixed(0)} | ${handler.p99Ms} | ${handler.non2xx} |`);
-  console.log(`handler / sandbox alone: ${(handler.requestsPerSecond / sandbox.requestsPerSecond).toFixed(2)}; handler / bare proxy: ${(handler.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)}`);
+  console.log(
+    `| sandbox alone (POST /v1/payment-requests) | ${sandbox.requestsPerSecond.toFixed(0)} | ${sandbox.p99Ms} | ${sandbox.non2xx} |`,
+  );
+  console.log(
+    `| bare proxy: node:http + fetch -> sandbox, no paykit | ${proxy.requestsPerSecond.toFixed(0)} | ${proxy.p99Ms} | ${proxy.non2xx} |`,
+  );
+  console.log(
+    `| handler via node adapter -> sandbox | ${handler.requestsPerSecond.toFixed(0)} | ${handler.p99Ms} | ${handler.non2xx} |`,
+  );
+  console.log(
+    `handler / sandbox alone: ${(handler.requestsPerSecond / sandbox.requestsPerSecond).toFixed(2)}; handler / bare proxy: ${(handler.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)}`,
+  );
   if (handler.non2xx > 0 || sandbox.non2xx > 0) failed = true;
 }
 
 if (wanted('refresh')) {
   console.log('\n## Token refresh: 1,000 concurrent callers on an expired token');
   const figures = await measureTokenRefresh(1000);
-  console.log(`callers ${figures.callers}, token endpoint requests ${figures.tokenRequests} (goal 1), API requests ${figures.apiRequests}, ${figures.elapsedMs.toFixed(0)} ms`);
+  console.log(
+    `callers ${figures.callers}, token endpoint requests ${figures.tokenRequests} (goal 1), API requests ${figures.apiRequests}, ${figures.elapsedMs.toFixed(0)} ms`,
+  );
   if (figures.tokenRequests !== 1) failed = true;
 }
 

@@ -25,21 +25,31 @@ export async function measureTokenRefresh(callers = 1000): Promise<RefreshFigure
       if (req.url === '/v1/open/oauth/token') {
         tokenRequests += 1;
         setTimeout(() => {
-          res.end(JSON.stringify({ token_type: 'Bearer', expires_in: 31536000, access_token: 'fresh', refresh_token: 'r2' }));
+          res.end(
+            JSON.stringify({ token_type: 'Bearer', expires_in: 31536000, access_token: 'fresh', refresh_token: 'r2' }),
+          );
         }, 20);
         return;
       }
       apiRequests += 1;
       const ok = req.headers.authorization === 'Bearer fresh';
       res.statusCode = ok ? 200 : 401;
-      res.end(JSON.stringify(ok ? { name: 'Bench', country: 'sg', currency: 'sgd', payments_enabled: true } : { message: 'Unauthorized' }));
+      res.end(
+        JSON.stringify(
+          ok ? { name: 'Bench', country: 'sg', currency: 'sgd', payments_enabled: true } : { message: 'Unauthorized' },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const store = new MemoryConnectionStore();
   await store.set('biz', { kind: 'oauth', accessToken: 'expired', refreshToken: 'r1', expiresAt: 0 });
-  const platform = createPlatform({ apiBaseUrl: url, oauth: { clientId: 'bench', clientSecret: 'bench-secret' }, store });
+  const platform = createPlatform({
+    apiBaseUrl: url,
+    oauth: { clientId: 'bench', clientSecret: 'bench-secret' },
+    store,
+  });
   const started = performance.now();
   try {
     await Promise.all(Array.from({ length: callers }, () => platform.merchant('biz').getBusinessInfo()));

@@ -17,7 +17,13 @@ export interface Product {
 export const PRODUCTS: readonly Product[] = [
   { sku: 'sku-mug', name: 'Enamel mug', description: 'Holds 350 ml of coffee.', amount: '12.50', currency: 'SGD' },
   { sku: 'sku-tee', name: 'Organic T-shirt', description: 'Soft, undyed cotton.', amount: '30.00', currency: 'SGD' },
-  { sku: 'sku-map', name: 'Harbour map print', description: 'A2, on recycled paper.', amount: '48.90', currency: 'SGD' },
+  {
+    sku: 'sku-map',
+    name: 'Harbour map print',
+    description: 'A2, on recycled paper.',
+    amount: '48.90',
+    currency: 'SGD',
+  },
 ];
 
 /** The product with this SKU; `validation_failed` (shown to the shopper) when there is none. */

@@ -32,7 +32,10 @@ export interface RunningDemo {
 
 /** Files the pages load. The script is the all-in-one build of `@paykit/elements` (`pnpm build`). */
 const ASSETS: Record<string, { file: URL; type: string }> = {
-  '/assets/paykit.js': { file: new URL('../packages/elements/dist/paykit.js', import.meta.url), type: 'text/javascript' },
+  '/assets/paykit.js': {
+    file: new URL('../packages/elements/dist/paykit.js', import.meta.url),
+    type: 'text/javascript',
+  },
   '/assets/store.css': { file: new URL('./public/store.css', import.meta.url), type: 'text/css' },
 };
 
@@ -102,7 +105,12 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
  * An HTML page under a strict policy: scripts and styles from this origin only, nothing inline, no eval,
  * Trusted Types enforced (Lit's own `lit-html` policy is the one allowed), forms posting only here or to the checkout.
  */
-function page(res: ServerResponse, html: string, checkoutOrigin: string, referrer = 'strict-origin-when-cross-origin'): void {
+function page(
+  res: ServerResponse,
+  html: string,
+  checkoutOrigin: string,
+  referrer = 'strict-origin-when-cross-origin',
+): void {
   res.setHeader(
     'content-security-policy',
     [

@@ -26,7 +26,9 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 10_000 } },
   middleware: [backend.middleware],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: new URL('./tsconfig.json', import.meta.url).pathname })],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: new URL('./tsconfig.json', import.meta.url).pathname }),
+  ],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args },

@@ -53,7 +53,9 @@ describe('pay flow in Chromium', () => {
     await page.waitForURL((url) => url.origin === demo.url && url.pathname === '/return');
     expect(new URL(page.url()).searchParams.get('reference')).toBe(id);
     const status = page.locator('paykit-return').getByRole('status');
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/payment (was )?(received|successful|complete)/i);
+    await expect
+      .poll(() => status.textContent(), { timeout: 10_000 })
+      .toMatch(/payment (was )?(received|successful|complete)/i);
 
     await webhooksSettled();
     expect(demo.orders.list().find((order) => order.id === id)).toEqual({

@@ -48,7 +48,10 @@ describe('amounts under random and hostile input', () => {
           amount: hostileAmount,
           currency: fc.oneof(fc.string(), fc.constantFrom('sgd', 'SGD', 'sg', 'SGDD', '€€€')),
           email: fc.oneof(fc.emailAddress(), fc.string()),
-          redirect_url: fc.oneof(fc.webUrl(), fc.constantFrom('javascript:alert(1)', 'data:text/html,x', '//evil.example')),
+          redirect_url: fc.oneof(
+            fc.webUrl(),
+            fc.constantFrom('javascript:alert(1)', 'data:text/html,x', '//evil.example'),
+          ),
           platform_commission_amount: hostileAmount,
           payment_methods: fc.array(fc.string()),
         },

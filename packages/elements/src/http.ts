@@ -25,16 +25,23 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
     response = await (call.fetch ?? fetch)(url, {
       method: call.method,
       credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
+      headers: {
+        accept: 'application/json',
+        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...call.headers,
+      },
       body: call.body === undefined ? null : JSON.stringify(call.body),
       signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
     });
     body = await response.json().catch(() => undefined);
   } catch (error) {
     if (call.signal?.aborted) throw error;
-    throw timeout.aborted ? new PaykitError('timeout', messages.timeout) : new PaykitError('network_error', messages.network);
+    throw timeout.aborted
+      ? new PaykitError('timeout', messages.timeout)
+      : new PaykitError('network_error', messages.network);
   }
-  const object = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const object =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (!response.ok) {
     const code = typeof object?.code === 'string' ? object.code : 'upstream_error';
     const message = typeof object?.message === 'string' ? object.message : messages.failed;
@@ -47,7 +54,8 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
 /** A string field of an answer, or `upstream_invalid_response`. */
 export function field(answer: Record<string, unknown>, name: string): string {
   const value = answer[name];
-  if (typeof value !== 'string' || value.length === 0) throw new PaykitError('upstream_invalid_response', messages.invalidAnswer);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new PaykitError('upstream_invalid_response', messages.invalidAnswer);
   return value;
 }
 

@@ -8,6 +8,11 @@ export { PaykitPayButton } from './pay-button/pay-button.js';
 export { PaykitReturn } from './return/return-status.js';
 export { startCheckout, type StartCheckoutOptions } from './checkout/start-checkout.js';
 export { handleReturn, FINAL_STATUSES, type HandleReturnOptions } from './return/handle-return.js';
-export { PaykitCheckoutEvent, PaykitErrorEvent, PaykitPaymentCompletedEvent, PaykitPaymentFailedEvent } from './events.js';
+export {
+  PaykitCheckoutEvent,
+  PaykitErrorEvent,
+  PaykitPaymentCompletedEvent,
+  PaykitPaymentFailedEvent,
+} from './events.js';
 export type { CheckoutStarted, PaykitErrorDetail, PaymentStatus, ShopperChoice } from './types.js';
 export { messages } from './messages.js';

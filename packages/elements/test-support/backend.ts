@@ -91,7 +91,10 @@ async function answerHostile(ctx: KoaContext, kind: string): Promise<void> {
     ctx.body = JSON.stringify({ id: 'pr_hostile', url, status: 'pending', amount: '1.00', currency: 'SGD' });
   } else if (kind === 'error') {
     ctx.status = 503;
-    ctx.body = JSON.stringify({ message: 'The shop is being updated. Please try again in a minute.', code: 'upstream_error' });
+    ctx.body = JSON.stringify({
+      message: 'The shop is being updated. Please try again in a minute.',
+      code: 'upstream_error',
+    });
   } else if (kind === 'html') {
     ctx.set('content-type', 'text/html');
     ctx.status = 200;

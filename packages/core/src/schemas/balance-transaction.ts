@@ -39,7 +39,12 @@ export const balanceTransactionQuerySchema = z
     created_at_from: isoDate.optional(),
     created_at_to: isoDate.optional(),
     cursor: z.string().min(1).max(512).optional(),
-    per_page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+    per_page: z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(100, 'must be at most 100')
+      .optional(),
   })
   .refine((q) => !q.created_at_from || !q.created_at_to || q.created_at_to >= q.created_at_from, {
     path: ['created_at_to'],

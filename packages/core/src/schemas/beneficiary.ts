@@ -23,7 +23,12 @@ export const beneficiarySchema = z.looseObject({
   email: z.string().nullish(),
   is_favourite: z.boolean().optional(),
   created_by: z
-    .looseObject({ id: z.string(), display_name: z.string().nullish(), first_name: z.string().nullish(), last_name: z.string().nullish() })
+    .looseObject({
+      id: z.string(),
+      display_name: z.string().nullish(),
+      first_name: z.string().nullish(),
+      last_name: z.string().nullish(),
+    })
     .nullish(),
   created_at: offsetDateTime,
   updated_at: offsetDateTime,

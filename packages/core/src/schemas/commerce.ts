@@ -37,7 +37,10 @@ export const invoiceCreateSchema = z.strictObject({
   amount,
   currency: requestCurrency,
   description: z.string().max(2000).optional(),
-  due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-22').optional(),
+  due_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-22')
+    .optional(),
 });
 
 /** What goes into {@link invoiceCreateSchema}. */

@@ -8,7 +8,10 @@ import { email, id } from './fields.js';
 export const customerCreateSchema = z.strictObject({
   name: z.string().min(1, 'must not be empty').max(255),
   email,
-  phone: z.string().regex(/^\+?[0-9 -]{6,20}$/, 'must be a phone number').optional(),
+  phone: z
+    .string()
+    .regex(/^\+?[0-9 -]{6,20}$/, 'must be a phone number')
+    .optional(),
 });
 
 /** What goes into {@link customerCreateSchema}. */

@@ -68,7 +68,10 @@ export const localDateTime = z
 /** `2026-11-22T10:00:00+08:00`: ISO 8601 with a numeric offset (beneficiaries, balance transactions). */
 export const offsetDateTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}:?\d{2}$/, 'must be an ISO 8601 date-time with a numeric offset');
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}:?\d{2}$/,
+    'must be an ISO 8601 date-time with a numeric offset',
+  );
 
 /** `2026-11-22T10:00:00.123456Z`: UTC with microseconds and `Z` (refunds' `refunded_at`, staff `invited_at`). */
 export const utcMicrosDateTime = z
@@ -79,7 +82,13 @@ export const utcMicrosDateTime = z
 export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-22');
 
 /** A number as records carry money: major units, given as a number or a numeric string. */
-export const recordMoney = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+export const recordMoney = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 
 /** A non-empty identifier from the API (UUIDs in the spec; not enforced on responses). */
 export const id = z.string().min(1);

@@ -5,20 +5,35 @@ const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 describe('OAuth schemas', () => {
   it('accepts authorize parameters with S256 PKCE and refuses plain or half PKCE', () => {
-    const base = { client_id: 'app_1', redirect_uri: 'https://platform.example/cb', response_type: 'code', scope: 'payments business:read', state: 's' };
-    expect(authorizeParamsSchema.parse({ ...base, code_challenge: challenge, code_challenge_method: 'S256' }).scope).toEqual([
-      'payments',
-      'business:read',
-    ]);
-    expect(authorizeParamsSchema.safeParse({ ...base, code_challenge: challenge, code_challenge_method: 'plain' }).success).toBe(false);
+    const base = {
+      client_id: 'app_1',
+      redirect_uri: 'https://platform.example/cb',
+      response_type: 'code',
+      scope: 'payments business:read',
+      state: 's',
+    };
+    expect(
+      authorizeParamsSchema.parse({ ...base, code_challenge: challenge, code_challenge_method: 'S256' }).scope,
+    ).toEqual(['payments', 'business:read']);
+    expect(
+      authorizeParamsSchema.safeParse({ ...base, code_challenge: challenge, code_challenge_method: 'plain' }).success,
+    ).toBe(false);
     expect(authorizeParamsSchema.safeParse({ ...base, code_challenge: challenge }).success).toBe(false);
     expect(authorizeParamsSchema.safeParse({ ...base, response_type: 'token' }).success).toBe(false);
     expect(authorizeParamsSchema.safeParse({ ...base, scope: 'admin' }).success).toBe(false);
-    expect(authorizeParamsSchema.safeParse({ ...base, redirect_uri: 'http://platform.example/cb' }).success).toBe(false);
+    expect(authorizeParamsSchema.safeParse({ ...base, redirect_uri: 'http://platform.example/cb' }).success).toBe(
+      false,
+    );
   });
 
   it('tells the two grants apart and refuses stray fields', () => {
-    const code = { grant_type: 'authorization_code', client_id: 'a', client_secret: 's', redirect_uri: 'https://p.example/cb', code: 'c' };
+    const code = {
+      grant_type: 'authorization_code',
+      client_id: 'a',
+      client_secret: 's',
+      redirect_uri: 'https://p.example/cb',
+      code: 'c',
+    };
     expect(tokenRequestSchema.parse(code).grant_type).toBe('authorization_code');
     expect(tokenRequestSchema.safeParse({ ...code, refresh_token: 'r' }).success).toBe(false);
     expect(tokenRequestSchema.safeParse({ ...code, grant_type: 'password' }).success).toBe(false);

@@ -6,8 +6,7 @@ import * as z from 'zod';
 import { parseScopeList } from '../scopes.js';
 import { webUrl } from './fields.js';
 
-const opaque = (max: number) =>
-  z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const opaque = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 /** A space-separated list of known scopes, at least one. */
 export const scopeList = z.string().transform((text, ctx) => {
@@ -42,7 +41,11 @@ export const authorizeParamsSchema = z
   })
   .superRefine((params, ctx) => {
     if ((params.code_challenge === undefined) !== (params.code_challenge_method === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['code_challenge_method'], message: 'must come with code_challenge, and only with it' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['code_challenge_method'],
+        message: 'must come with code_challenge, and only with it',
+      });
     }
   });
 

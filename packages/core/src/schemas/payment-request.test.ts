@@ -8,7 +8,7 @@ const valid = { amount: 12.5, currency: 'sgd' };
 function fieldErrors(input: unknown) {
   const result = paymentRequestCreateSchema.safeParse(input);
   if (result.success) throw new Error(`expected ${JSON.stringify(input)} to be refused`);
-  return toErrorBody(result.error).errors;
+  return toErrorBody(result.error).errors ?? [];
 }
 
 describe('paymentRequestCreateSchema', () => {

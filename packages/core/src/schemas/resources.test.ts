@@ -40,7 +40,14 @@ describe('resource schemas', () => {
     expect(refundSchema.parse(refund)).toMatchObject({ currency: 'sgd', status: 'succeeded' });
     expect(refundSchema.safeParse({ ...refund, refunded_at: '2026-11-22T02:00:00Z' }).success).toBe(false);
     expect(refundSchema.safeParse({ ...refund, created_at: '2026-11-22T10:00:00+08:00' }).success).toBe(false);
-    const staff = { id: 's1', name: 'Ann', role: { id: 'r', title: 'Admin' }, email: 'a@b.c', invited_at: '2026-11-22T02:00:00.000001Z', locations: [] };
+    const staff = {
+      id: 's1',
+      name: 'Ann',
+      role: { id: 'r', title: 'Admin' },
+      email: 'a@b.c',
+      invited_at: '2026-11-22T02:00:00.000001Z',
+      locations: [],
+    };
     expect(staffMemberSchema.safeParse(staff).success).toBe(true);
     const beneficiary = {
       id: 'b1',
@@ -81,11 +88,16 @@ describe('resource schemas', () => {
   it('checks refund requests and balance queries strictly', () => {
     expect(refundCreateSchema.safeParse({ amount: '1.005', payment_id: 'p' }).success).toBe(false);
     expect(refundCreateSchema.safeParse({ amount: 1, payment_id: 'p', send_email: true }).success).toBe(false);
-    const range = balanceTransactionQuerySchema.safeParse({ created_at_from: '2026-11-22', created_at_to: '2026-11-21' });
+    const range = balanceTransactionQuerySchema.safeParse({
+      created_at_from: '2026-11-22',
+      created_at_to: '2026-11-21',
+    });
     expect(range.error?.issues[0]?.path).toEqual(['created_at_to']);
     expect(balanceTransactionQuerySchema.safeParse({ per_page: 101 }).success).toBe(false);
     const list = balanceTransactionListSchema.parse({
-      data: [{ datetime: '2026-11-22T10:00:00+08:00', description: 'Charge', credit: 10, debit: null, currency: 'sgd' }],
+      data: [
+        { datetime: '2026-11-22T10:00:00+08:00', description: 'Charge', credit: 10, debit: null, currency: 'sgd' },
+      ],
       meta: { per_page: 100, next_cursor: null, prev_cursor: null },
     });
     expect(list.meta.per_page).toBe('100');

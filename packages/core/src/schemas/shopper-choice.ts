@@ -23,7 +23,10 @@ export const shopperChoiceSchema = z.strictObject({
   reference: text(200).optional(),
   /** Anything else the merchant's page sends along: at most 20 short scalar values. */
   metadata: z
-    .record(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'keys must be short identifiers'), z.union([text(500), z.number(), z.boolean()]))
+    .record(
+      z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'keys must be short identifiers'),
+      z.union([text(500), z.number(), z.boolean()]),
+    )
     .refine((value) => Object.keys(value).length <= 20, 'must have at most 20 keys')
     .optional(),
 });

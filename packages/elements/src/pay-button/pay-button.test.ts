@@ -11,15 +11,17 @@ before(async () => {
 
 /** A pay button whose navigation is held back, so that the test page stays. */
 async function button(attributes: { endpoint?: string; amount?: string; reference?: string; origins?: string } = {}) {
-  const el = await fixture<PaykitPayButton>(html`<paykit-pay-button
-    endpoint=${attributes.endpoint ?? '/paykit'}
-    reference=${attributes.reference ?? 'sku-mug'}
-    amount=${attributes.amount ?? '12.50'}
-    currency="SGD"
-    payment-methods="paynow_online card"
-    checkout-origins=${attributes.origins ?? checkoutOrigin}
-    >Buy the mug</paykit-pay-button
-  >`);
+  const el = await fixture<PaykitPayButton>(
+    html`<paykit-pay-button
+      endpoint=${attributes.endpoint ?? '/paykit'}
+      reference=${attributes.reference ?? 'sku-mug'}
+      amount=${attributes.amount ?? '12.50'}
+      currency="SGD"
+      payment-methods="paynow_online card"
+      checkout-origins=${attributes.origins ?? checkoutOrigin}
+      >Buy the mug</paykit-pay-button
+    >`,
+  );
   el.addEventListener('paykit-checkout', (event) => event.preventDefault());
   return el;
 }
@@ -39,7 +41,7 @@ describe('<paykit-pay-button>', () => {
     inner(el).click();
     await el.updateComplete;
     expect(inner(el).getAttribute('aria-busy')).to.equal('true');
-    expect(el.shadowRoot!.querySelector('[part=spinner]')).to.exist;
+    expect(el.shadowRoot!.querySelector('[part=spinner]')).to.not.equal(null);
     const { detail } = await checkout;
     expect(new URL(detail.url).origin).to.equal(checkoutOrigin);
     expect(detail.url).to.contain(detail.id);

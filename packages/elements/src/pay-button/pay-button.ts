@@ -80,7 +80,13 @@ export class PaykitPayButton extends LitElement {
   }
 
   override render() {
-    return html`<button part="button" type="button" aria-busy=${this._busy} aria-disabled=${this._busy} @click=${this.#pay}>
+    return html`<button
+        part="button"
+        type="button"
+        aria-busy=${this._busy}
+        aria-disabled=${this._busy}
+        @click=${this.#pay}
+      >
         ${this._busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing}<span part="label"
           ><slot>${messages.pay}</slot></span
         >

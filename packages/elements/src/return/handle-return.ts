@@ -47,12 +47,23 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
     let status: PaymentStatus | undefined;
     try {
       const answer = await callBackend(url, { method: 'GET', signal: options.signal, fetch: options.fetch });
-      status = { id: field(answer, 'id'), status: field(answer, 'status'), amount: field(answer, 'amount'), currency: field(answer, 'currency') };
+      status = {
+        id: field(answer, 'id'),
+        status: field(answer, 'status'),
+        amount: field(answer, 'amount'),
+        currency: field(answer, 'currency'),
+      };
       options.onStatus?.(status);
       if (FINAL_STATUSES.has(status.status)) return status;
     } catch (error) {
       // A reference the backend does not know, or a malformed one, will not get better by asking again.
-      if (!(error instanceof PaykitError) || error.status === 404 || error.status === 422 || Date.now() + wait > deadline) throw error;
+      if (
+        !(error instanceof PaykitError) ||
+        error.status === 404 ||
+        error.status === 422 ||
+        Date.now() + wait > deadline
+      )
+        throw error;
     }
     if (status && Date.now() + wait > deadline) return status;
     await sleep(wait, options.signal);

@@ -12,7 +12,11 @@ before(async () => {
 });
 
 async function newPayment(): Promise<string> {
-  const started = await startCheckout({ endpoint: '/paykit', choice: { reference: 'sku-tee' }, checkoutOrigins: [checkoutOrigin] });
+  const started = await startCheckout({
+    endpoint: '/paykit',
+    choice: { reference: 'sku-tee' },
+    checkoutOrigins: [checkoutOrigin],
+  });
   return started.id;
 }
 
@@ -24,7 +28,7 @@ function returnTo(query: string): void {
 async function returnElement(maxWaitMs = 2_000): Promise<PaykitReturn> {
   return fixture<PaykitReturn>(html`<paykit-return endpoint="/paykit" max-wait-ms=${maxWaitMs}></paykit-return>`);
 }
-const box = (el: PaykitReturn) => el.shadowRoot!.querySelector<HTMLElement>("[part=base]")!;
+const box = (el: PaykitReturn) => el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
 
 describe('<paykit-return>', () => {
   afterEach(() => history.replaceState(null, '', location.pathname));

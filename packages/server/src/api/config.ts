@@ -78,7 +78,8 @@ export function apiKeyAuth(apiKey: string): ApiAuth {
 export function resolveApiConfig(config: ApiConfig): ResolvedApiConfig {
   const baseUrl = parseWebUrl(config.apiBaseUrl);
   if (!baseUrl) throw invalid('apiBaseUrl', 'must be an https URL (http only for localhost)');
-  if ((config.apiKey === undefined) === (config.auth === undefined)) throw invalid('apiKey', 'give either apiKey or auth');
+  if ((config.apiKey === undefined) === (config.auth === undefined))
+    throw invalid('apiKey', 'give either apiKey or auth');
   if (config.apiKey !== undefined && (typeof config.apiKey !== 'string' || config.apiKey.length === 0)) {
     throw invalid('apiKey', 'must be a non-empty string');
   }

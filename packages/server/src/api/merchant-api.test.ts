@@ -47,7 +47,12 @@ describe('against the sandbox', () => {
   it('refuses a bad body before sending anything, naming each field', async () => {
     const before = (await api.listPaymentRequests({ perPage: 100 })).data.length;
     const error = await failureOf(
-      api.createPaymentRequest({ amount: '10.999', currency: 'dollars', email: 'nope', redirect_url: 'javascript:alert(1)' }),
+      api.createPaymentRequest({
+        amount: '10.999',
+        currency: 'dollars',
+        email: 'nope',
+        redirect_url: 'javascript:alert(1)',
+      }),
     );
     expect(error.code).toBe('validation_failed');
     expect(error.errors?.map((e) => e.path).sort()).toEqual(['amount', 'currency', 'email', 'redirect_url']);
@@ -55,7 +60,9 @@ describe('against the sandbox', () => {
   });
 
   it('refuses a commission that is not below the amount', async () => {
-    const error = await failureOf(api.createPaymentRequest({ amount: 10, currency: 'SGD', platform_commission_amount: 10 }));
+    const error = await failureOf(
+      api.createPaymentRequest({ amount: 10, currency: 'SGD', platform_commission_amount: 10 }),
+    );
     expect(error.errors).toEqual([{ path: 'platform_commission_amount', message: 'must be less than amount' }]);
   });
 
@@ -107,7 +114,9 @@ describe('against the sandbox', () => {
       body: JSON.stringify({ outcome: 'succeeded' }),
     });
     expect(paid.status).toBe(200);
-    const charges = await fetch(`${sandbox.url}/v1/charges`, { headers: { 'x-business-api-key': sandbox.seed.apiKey } });
+    const charges = await fetch(`${sandbox.url}/v1/charges`, {
+      headers: { 'x-business-api-key': sandbox.seed.apiKey },
+    });
     const list = (await charges.json()) as { data: { id: string; payment_request_id: string }[] };
     const charge = list.data.find((c) => c.payment_request_id === created.id);
     expect(charge).toBeDefined();
@@ -141,7 +150,9 @@ describe('when the API misbehaves', () => {
   });
 
   it('retries a read after a 503 and a dropped connection, within its attempts', async () => {
-    const flaky = await apiAnswering((_, n) => (n === 0 ? { status: 503 } : n === 1 ? { drop: true } : { body: valid }));
+    const flaky = await apiAnswering((_, n) =>
+      n === 0 ? { status: 503 } : n === 1 ? { drop: true } : { body: valid },
+    );
     expect(await flaky.getPaymentRequest('pr_1')).toMatchObject({ id: 'pr_1', amount: '1.00' });
     expect(server!.requests).toHaveLength(3);
   });
@@ -153,7 +164,11 @@ describe('when the API misbehaves', () => {
   });
 
   it('does not wait past its budget for a long Retry-After', async () => {
-    const limited = await apiAnswering(() => ({ status: 429, headers: { 'retry-after': '60' }, body: { message: 'slow down' } }));
+    const limited = await apiAnswering(() => ({
+      status: 429,
+      headers: { 'retry-after': '60' },
+      body: { message: 'slow down' },
+    }));
     const error = await failureOf(limited.getPaymentRequest('pr_1'));
     expect(error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 60 });
     expect(server!.requests).toHaveLength(1);

@@ -74,20 +74,31 @@ export function createMerchantApi(config: ApiConfig): MerchantApi {
         options,
       ),
     getPaymentRequest: async (requestId, options) =>
-      callApi(resolved, { method: 'GET', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema }, options),
+      callApi(
+        resolved,
+        { method: 'GET', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema },
+        options,
+      ),
     listPaymentRequests: async (query = {}, options) =>
       callApi(
         resolved,
         {
           method: 'GET',
           path: ['v1', 'payment-requests'],
-          query: { [resolved.pagination.cursorParam]: query.cursor, [resolved.pagination.pageSizeParam]: query.perPage },
+          query: {
+            [resolved.pagination.cursorParam]: query.cursor,
+            [resolved.pagination.pageSizeParam]: query.perPage,
+          },
           schema: paymentRequestListSchema,
         },
         options,
       ),
     cancelPaymentRequest: async (requestId, options) =>
-      callApi(resolved, { method: 'DELETE', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema }, options),
+      callApi(
+        resolved,
+        { method: 'DELETE', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema },
+        options,
+      ),
     getBusinessInfo: async (options) =>
       callApi(resolved, { method: 'GET', path: ['v1', 'info'], schema: businessInfoSchema }, options),
     getCharge: async (chargeId, options) =>

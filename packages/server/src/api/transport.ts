@@ -53,7 +53,8 @@ export async function callApi<S extends z.ZodType>(
     try {
       return await attemptOnce(config, operation, url, options);
     } catch (error) {
-      if (!retries || !(error instanceof PaykitError) || !isTransient(error) || attempt >= config.retry.attempts) throw error;
+      if (!retries || !(error instanceof PaykitError) || !isTransient(error) || attempt >= config.retry.attempts)
+        throw error;
       const backoff = Math.random() * config.retry.baseDelayMs * 2 ** (attempt - 1);
       const delay = Math.max(backoff, (error.retryAfterSeconds ?? 0) * 1000);
       if (waited + delay > config.retry.budgetMs) throw error;
@@ -92,7 +93,9 @@ async function attemptOnce<S extends z.ZodType>(
     text = await response.text();
   } catch (error) {
     if (timeout.aborted) {
-      throw new PaykitError('timeout', `The Payments API did not answer ${what} within ${config.timeoutMs} ms`, { cause: error });
+      throw new PaykitError('timeout', `The Payments API did not answer ${what} within ${config.timeoutMs} ms`, {
+        cause: error,
+      });
     }
     if (options.signal?.aborted) throw options.signal.reason;
     throw new PaykitError('network_error', `Could not reach the Payments API for ${what}`, { cause: error });
@@ -121,7 +124,12 @@ async function attemptOnce<S extends z.ZodType>(
   return parsed.data;
 }
 
-async function failure(config: ResolvedApiConfig, response: Response, text: string, what: string): Promise<PaykitError> {
+async function failure(
+  config: ResolvedApiConfig,
+  response: Response,
+  text: string,
+  what: string,
+): Promise<PaykitError> {
   let apiBody: z.output<typeof errorBodySchema> | undefined;
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(text));
@@ -132,7 +140,8 @@ async function failure(config: ResolvedApiConfig, response: Response, text: stri
   const status = response.status;
   const code: ErrorCode = CODE_BY_STATUS[status] ?? 'upstream_error';
   const message = apiBody?.message ?? `The Payments API answered ${what} with ${status} (${describe(response, text)})`;
-  const retryAfterSeconds = status === 429 || status === 503 ? readRetryAfter(response.headers.get('retry-after')) : undefined;
+  const retryAfterSeconds =
+    status === 429 || status === 503 ? readRetryAfter(response.headers.get('retry-after')) : undefined;
   if (status === 401) await config.auth.unauthorized?.();
   return new PaykitError(code, message, {
     status,

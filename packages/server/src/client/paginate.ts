@@ -8,7 +8,9 @@ import type { Page } from '@paykit/core';
  * Yields every item of every page, starting at `first` (a page request without cursor) and following
  * `meta.next_cursor` until there is none. A cursor that repeats stops the walk with an error rather than loop.
  */
-export async function* followCursors<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T> {
+export async function* followCursors<T>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+): AsyncGenerator<T> {
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (;;) {

@@ -14,7 +14,8 @@ afterAll(() => sandbox.close());
 describe('payments client: payment requests and charges', () => {
   it('walks every payment request across pages with for await, none skipped or repeated', async () => {
     const created = new Set<string>();
-    for (let i = 0; i < 23; i += 1) created.add((await client.paymentRequests.create({ amount: i + 1, currency: 'SGD' })).id);
+    for (let i = 0; i < 23; i += 1)
+      created.add((await client.paymentRequests.create({ amount: i + 1, currency: 'SGD' })).id);
     const walked: string[] = [];
     for await (const request of client.paymentRequests.list.all({ perPage: 5 })) walked.push(request.id);
     expect(walked).toHaveLength(created.size);

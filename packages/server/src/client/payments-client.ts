@@ -80,17 +80,35 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string[],
     schema: S,
-    extra: { body?: Record<string, unknown>; query?: Record<string, string | number | undefined>; encoding?: 'form' | 'json' } = {},
+    extra: {
+      body?: Record<string, unknown>;
+      query?: Record<string, string | number | undefined>;
+      encoding?: 'form' | 'json';
+    } = {},
     options?: CallOptions,
   ) => callApi(resolved, { method, path: ['v1', ...path], schema, ...extra }, options);
 
-  const get = <S extends z.ZodType>(path: string[], schema: S) => async (itemId: string, options?: CallOptions): Promise<Out<S>> =>
-    call('GET', [...path, id(itemId, 'The id')], schema, {}, options);
+  const get =
+    <S extends z.ZodType>(path: string[], schema: S) =>
+    async (itemId: string, options?: CallOptions): Promise<Out<S>> =>
+      call('GET', [...path, id(itemId, 'The id')], schema, {}, options);
 
   const create =
-    <B extends z.ZodType, S extends z.ZodType>(path: string[], body: B, schema: S, what: string, encoding?: 'form' | 'json') =>
+    <B extends z.ZodType, S extends z.ZodType>(
+      path: string[],
+      body: B,
+      schema: S,
+      what: string,
+      encoding?: 'form' | 'json',
+    ) =>
     async (input: In<B>, options?: CallOptions): Promise<Out<S>> =>
-      call('POST', path, schema, { body: parseOrThrow(body, input, what) as Record<string, unknown>, ...(encoding ? { encoding } : {}) }, options);
+      call(
+        'POST',
+        path,
+        schema,
+        { body: parseOrThrow(body, input, what) as Record<string, unknown>, ...(encoding ? { encoding } : {}) },
+        options,
+      );
 
   const list = <S extends z.ZodType, Q extends Record<string, string | number | undefined> = Record<never, never>>(
     path: string[],
@@ -100,7 +118,13 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
   ): ListOperation<Q, Out<S>> => {
     const page = async (query: Q & PageQuery = {} as Q & PageQuery, options?: CallOptions) => {
       const { cursor, perPage, ...rest } = query;
-      return call('GET', path, pageSchema, { query: pageQuery(resolved, checkQuery(rest as unknown as Q), cursor, perPage) }, options);
+      return call(
+        'GET',
+        path,
+        pageSchema,
+        { query: pageQuery(resolved, checkQuery(rest as unknown as Q), cursor, perPage) },
+        options,
+      );
     };
     return Object.assign(page, {
       all: (query: Q & { perPage?: number } = {} as Q, options?: CallOptions) =>
@@ -153,7 +177,13 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
         call('DELETE', ['recurring-billing', id(cardId, 'The id')], savedCardSchema, {}, options),
     },
     subscriptionPlans: {
-      create: create(['subscription-plan'], subscriptionPlanCreateSchema, subscriptionPlanSchema, 'Subscription plan', 'json'),
+      create: create(
+        ['subscription-plan'],
+        subscriptionPlanCreateSchema,
+        subscriptionPlanSchema,
+        'Subscription plan',
+        'json',
+      ),
       list: list(['subscription-plan'], subscriptionPlanSchema),
     },
     beneficiaries: { get: get(['beneficiaries'], beneficiarySchema) },
@@ -193,7 +223,9 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       get: get(['transfers'], transferSchema),
       list: list(['transfers'], transferSchema),
     },
-    accountStatus: { get: (options?: CallOptions) => call('GET', ['account-status'], accountStatusSchema, {}, options) },
+    accountStatus: {
+      get: (options?: CallOptions) => call('GET', ['account-status'], accountStatusSchema, {}, options),
+    },
     terminals: { list: list(['terminals'], terminalSchema) },
     qrCodes: { list: list(['static-qr-codes'], staticQrCodeSchema) },
     /** The resolved configuration. */

@@ -23,7 +23,11 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   handler = createPaykitHandler({
     api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
-    createPaymentRequest: (choice) => ({ amount: '12.50', currency: 'SGD', ...(choice.email ? { email: choice.email } : {}) }),
+    createPaymentRequest: (choice) => ({
+      amount: '12.50',
+      currency: 'SGD',
+      ...(choice.email ? { email: choice.email } : {}),
+    }),
     onEvent: () => undefined,
     logger: { warn: (m) => void problems.push(m), error: (m) => void problems.push(m) },
   });
@@ -32,7 +36,9 @@ afterAll(() => sandbox.close());
 
 const hostileValue = fc.oneof(
   fc.anything(),
-  fc.constantFrom(NaN, -0, 1e308, '12.345', '1e3', '\u0000', '<script>', '٣', '💸'.repeat(100), { __proto__: { a: 1 } }),
+  fc.constantFrom(NaN, -0, 1e308, '12.345', '1e3', '\u0000', '<script>', '٣', '💸'.repeat(100), {
+    __proto__: { a: 1 },
+  }),
 );
 const choiceLike = fc.record(
   {
@@ -46,9 +52,16 @@ const choiceLike = fc.record(
   { requiredKeys: [] },
 );
 
-async function send(path: string, body: string): Promise<{ status: number; body: { code?: string; message?: string } }> {
+async function send(
+  path: string,
+  body: string,
+): Promise<{ status: number; body: { code?: string; message?: string } }> {
   const response = await handler(
-    new Request(`http://shop.test/paykit${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    new Request(`http://shop.test/paykit${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }),
   );
   return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
 }
@@ -64,9 +77,16 @@ function expectCleanAnswer(answer: { status: number; body: { code?: string; mess
 describe('handler routes under random and hostile bodies', () => {
   it('POST /payment-requests never answers 500, and refuses with a stable code', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(choiceLike.map((v) => JSON.stringify(v)), fc.string(), fc.json()), async (body) => {
-        expectCleanAnswer(await send('/payment-requests', body));
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          choiceLike.map((v) => JSON.stringify(v)),
+          fc.string(),
+          fc.json(),
+        ),
+        async (body) => {
+          expectCleanAnswer(await send('/payment-requests', body));
+        },
+      ),
       { numRuns: 300 },
     );
     expect(problems).toEqual([]);
@@ -83,11 +103,17 @@ describe('handler routes under random and hostile bodies', () => {
       { requiredKeys: [] },
     );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(event.map((v) => JSON.stringify(v)), fc.string()), async (body) => {
-        const answer = await send('/webhooks', body);
-        expect(answer.status).not.toBe(200);
-        expectCleanAnswer(answer);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          event.map((v) => JSON.stringify(v)),
+          fc.string(),
+        ),
+        async (body) => {
+          const answer = await send('/webhooks', body);
+          expect(answer.status).not.toBe(200);
+          expectCleanAnswer(answer);
+        },
+      ),
       { numRuns: 300 },
     );
     expect(problems).toEqual([]);

@@ -23,7 +23,10 @@ let failHook: boolean;
 
 function priceOf(choice: ShopperChoice) {
   const item = CATALOGUE[choice.reference ?? ''];
-  if (!item) throw new PaykitError('validation_failed', 'This product is not for sale', { errors: [{ path: 'reference', message: 'is not a product' }] });
+  if (!item)
+    throw new PaykitError('validation_failed', 'This product is not for sale', {
+      errors: [{ path: 'reference', message: 'is not a product' }],
+    });
   return { ...item, ...(choice.email ? { email: choice.email } : {}) };
 }
 
@@ -47,7 +50,11 @@ async function serve(options: Partial<PaykitHandlerOptions> = {}): Promise<{ url
   });
   return {
     url,
-    close: () => new Promise((resolve) => { http.close(() => resolve()); http.closeAllConnections(); }),
+    close: () =>
+      new Promise((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
   };
 }
 
@@ -116,7 +123,11 @@ describe('POST /paykit/payment-requests', () => {
     expect(cheaper.status).toBe(409);
     expect(cheaper.body.code).toBe('amount_mismatch');
     expect(cheaper.body.message).toMatch(/price has changed/);
-    const otherCurrency = await post('/paykit/payment-requests', { reference: 'sku-tee', amount: '30', currency: 'IDR' });
+    const otherCurrency = await post('/paykit/payment-requests', {
+      reference: 'sku-tee',
+      amount: '30',
+      currency: 'IDR',
+    });
     expect(otherCurrency.body.code).toBe('amount_mismatch');
     const nonsense = await post('/paykit/payment-requests', { reference: 'sku-tee', amount: '-30' });
     expect(nonsense).toMatchObject({ status: 422, body: { code: 'validation_failed', errors: [{ path: 'amount' }] } });
@@ -136,7 +147,10 @@ describe('POST /paykit/payment-requests', () => {
 
   it("shows the merchant hook's own refusal to the shopper", async () => {
     const answer = await post('/paykit/payment-requests', { reference: 'sku-unknown' });
-    expect(answer).toMatchObject({ status: 422, body: { code: 'validation_failed', message: 'This product is not for sale' } });
+    expect(answer).toMatchObject({
+      status: 422,
+      body: { code: 'validation_failed', message: 'This product is not for sale' },
+    });
   });
 
   it('passes a field error about what the shopper typed, such as the email', async () => {
@@ -152,7 +166,11 @@ describe('POST /paykit/payment-requests', () => {
     const opaque = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { origin: 'null' });
     expect(opaque.status).toBe(403);
     expect(await sandboxRequestCount()).toBe(before);
-    const allowed = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { origin: 'https://shop.example' });
+    const allowed = await post(
+      '/paykit/payment-requests',
+      { reference: 'sku-mug' },
+      { origin: 'https://shop.example' },
+    );
     expect(allowed.status).toBe(201);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     const same = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { origin: base });
@@ -166,7 +184,10 @@ describe('POST /paykit/payment-requests', () => {
   });
 
   it('does nothing with prototype-polluting keys but refuse them', async () => {
-    const polluted = await post('/paykit/payment-requests', '{"reference":"sku-mug","__proto__":{"amount":"0.01"},"constructor":{"prototype":{"x":1}}}');
+    const polluted = await post(
+      '/paykit/payment-requests',
+      '{"reference":"sku-mug","__proto__":{"amount":"0.01"},"constructor":{"prototype":{"x":1}}}',
+    );
     expect(polluted).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
     expect(({} as Record<string, unknown>).amount).toBeUndefined();
     expect(({} as Record<string, unknown>).x).toBeUndefined();
@@ -179,7 +200,9 @@ describe('POST /paykit/payment-requests', () => {
     expect(broken).toMatchObject({ status: 400, body: { code: 'invalid_json' } });
     const array = await post('/paykit/payment-requests', '[]');
     expect(array).toMatchObject({ status: 400, body: { code: 'invalid_json' } });
-    const form = await post('/paykit/payment-requests', 'reference=sku-mug', { 'content-type': 'application/x-www-form-urlencoded' });
+    const form = await post('/paykit/payment-requests', 'reference=sku-mug', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(form).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
   });
 
@@ -277,7 +300,10 @@ describe('POST /paykit/webhooks', () => {
     const deliveries = (await deliveriesSettled()).filter((d) => d.payload.data.object.id === started.body.id);
     expect(deliveries.map((d) => [d.event, d.status])).toEqual([['payment_request.completed', 'delivered']]);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'payment_request.completed', paymentRequest: { id: started.body.id, status: 'completed', amount: '30.00' } });
+    expect(events[0]).toMatchObject({
+      type: 'payment_request.completed',
+      paymentRequest: { id: started.body.id, status: 'completed', amount: '30.00' },
+    });
   });
 
   it('ignores a duplicated delivery and a replay under a fresh event id', async () => {
@@ -356,6 +382,8 @@ describe('routing', () => {
   it('refuses a prefix or an allowed origin that is not one', () => {
     const base = { api: { apiBaseUrl: 'http://127.0.0.1:1', apiKey: 'k' }, createPaymentRequest: priceOf };
     expect(() => createPaykitHandler({ ...base, prefix: 'paykit' })).toThrow(/prefix/);
-    expect(() => createPaykitHandler({ ...base, allowedOrigins: ['https://shop.example/path'] })).toThrow(/allowedOrigins/);
+    expect(() => createPaykitHandler({ ...base, allowedOrigins: ['https://shop.example/path'] })).toThrow(
+      /allowedOrigins/,
+    );
   });
 });

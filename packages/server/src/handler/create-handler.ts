@@ -46,7 +46,10 @@ export interface PaykitHandler {
 export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandler {
   const prefix = normalisePrefix(options.prefix ?? '/paykit');
   if ((options.api === undefined) === (options.platform === undefined)) {
-    throw new PaykitError('validation_failed', 'Give createPaykitHandler either "api" (a shop) or "platform" (a platform)');
+    throw new PaykitError(
+      'validation_failed',
+      'Give createPaykitHandler either "api" (a shop) or "platform" (a platform)',
+    );
   }
   const logger = redactingLogger(options.logger ?? consoleLogger, knownSecrets(options));
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
@@ -93,7 +96,9 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
         throw new PaykitError('not_found', 'There is no such paykit route');
       }
       response =
-        request.method === 'OPTIONS' ? new Response(null, { status: 204 }) : await route(request, path.slice(prefix.length));
+        request.method === 'OPTIONS'
+          ? new Response(null, { status: 204 })
+          : await route(request, path.slice(prefix.length));
     } catch (error) {
       response = errorResponse(error, logger);
     }
@@ -118,7 +123,8 @@ function allow(request: Request, methods: readonly string[]): void {
 /** A query parameter that may appear at most once (two would let a cache and the handler disagree). */
 function singleParam(request: Request, name: string): string | undefined {
   const values = new URL(request.url).searchParams.getAll(name);
-  if (values.length > 1) throw new PaykitError('duplicate_parameter', `"${name}" appears more than once`, { status: 400 });
+  if (values.length > 1)
+    throw new PaykitError('duplicate_parameter', `"${name}" appears more than once`, { status: 400 });
   return values[0];
 }
 
@@ -134,7 +140,10 @@ function decodeSegment(segment: string): string {
 
 function normalisePrefix(prefix: string): string {
   if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(prefix)) {
-    throw new PaykitError('validation_failed', `"prefix" must be a path such as /paykit, not ${JSON.stringify(prefix)}`);
+    throw new PaykitError(
+      'validation_failed',
+      `"prefix" must be a path such as /paykit, not ${JSON.stringify(prefix)}`,
+    );
   }
   return prefix.replace(/\/$/, '');
 }
@@ -146,5 +155,8 @@ function parseOrigin(origin: string): string {
   } catch {
     // reported below
   }
-  throw new PaykitError('validation_failed', `"allowedOrigins" must hold origins such as https://shop.example, not ${origin}`);
+  throw new PaykitError(
+    'validation_failed',
+    `"allowedOrigins" must hold origins such as https://shop.example, not ${origin}`,
+  );
 }

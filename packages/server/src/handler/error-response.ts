@@ -47,6 +47,7 @@ export function errorResponse(error: unknown, logger: Logger): Response {
  */
 export function asUpstreamFailure(error: unknown, message: string, keep: readonly ErrorCode[] = []): unknown {
   if (!(error instanceof PaykitError) || keep.includes(error.code)) return error;
-  if (error.code === 'timeout' || error.code === 'network_error') return new PaykitError(error.code, message, { cause: error });
+  if (error.code === 'timeout' || error.code === 'network_error')
+    return new PaykitError(error.code, message, { cause: error });
   return new PaykitError('upstream_error', message, { cause: error });
 }

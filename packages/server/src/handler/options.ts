@@ -51,7 +51,10 @@ export interface PaykitHandlerOptions {
    * `validation_failed` for an unknown product) to refuse; its message is shown to the shopper. A platform
    * also decides its `platform_commission_amount` here, for the merchant named by `choice.merchant`.
    */
-  createPaymentRequest(choice: ShopperChoice, context: HookContext): PaymentRequestCreateInput | Promise<PaymentRequestCreateInput>;
+  createPaymentRequest(
+    choice: ShopperChoice,
+    context: HookContext,
+  ): PaymentRequestCreateInput | Promise<PaymentRequestCreateInput>;
   /** The default `redirect_url`: the page with `<paykit-return>`. Used when the hook sets none. */
   returnUrl?: string;
   /** The default `webhook`: where this handler's `/webhooks` route is reachable by the API. */

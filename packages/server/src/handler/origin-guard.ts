@@ -12,9 +12,13 @@ export function assertSameSiteOrAllowed(request: Request, allowedOrigins: Readon
   const origin = request.headers.get('origin');
   if (origin === null) return;
   if (origin === new URL(request.url).origin || allowedOrigins.has(origin)) return;
-  throw new PaykitError('cross_site_request', `Requests from ${origin === 'null' ? 'an opaque origin' : origin} are not allowed`, {
-    status: 403,
-  });
+  throw new PaykitError(
+    'cross_site_request',
+    `Requests from ${origin === 'null' ? 'an opaque origin' : origin} are not allowed`,
+    {
+      status: 403,
+    },
+  );
 }
 
 /** CORS headers for an allowed cross-origin caller (none for the same origin or a refused one). */

@@ -4,13 +4,20 @@ import { createPlatform } from '../platform/platform.js';
 import { MemoryConnectionStore } from './connection-store.js';
 
 const request = { id: 'pr_1', status: 'pending', url: 'https://checkout.test/pr_1', amount: '1.00', currency: 'sgd' };
-const tokens = (access: string) => ({ token_type: 'Bearer', expires_in: 31536000, access_token: access, refresh_token: `${access}-refresh` });
+const tokens = (access: string) => ({
+  token_type: 'Bearer',
+  expires_in: 31536000,
+  access_token: access,
+  refresh_token: `${access}-refresh`,
+});
 
 /** A fake Payments API on a real port: a token endpoint and one payment request readable with `Bearer fresh`. */
 async function startApi(token: (req: ScriptedRequest) => { status?: number; body: unknown; delayMs?: number }) {
   return startScriptedServer((req) => {
     if (req.url === '/v1/open/oauth/token') return token(req);
-    return req.headers.authorization === 'Bearer fresh' ? { body: request } : { status: 401, body: { message: 'Unauthorized' } };
+    return req.headers.authorization === 'Bearer fresh'
+      ? { body: request }
+      : { status: 401, body: { message: 'Unauthorized' } };
   });
 }
 
@@ -19,9 +26,15 @@ describe('a merchant connected by OAuth', () => {
     const api = await startApi(() => ({ body: tokens('fresh'), delayMs: 50 }));
     const store = new MemoryConnectionStore();
     await store.set('biz_1', { kind: 'oauth', accessToken: 'stale', refreshToken: 'r1', expiresAt: Date.now() - 1 });
-    const platform = createPlatform({ apiBaseUrl: api.url, oauth: { clientId: 'app', clientSecret: 'secret_value' }, store });
+    const platform = createPlatform({
+      apiBaseUrl: api.url,
+      oauth: { clientId: 'app', clientSecret: 'secret_value' },
+      store,
+    });
     try {
-      const results = await Promise.all(Array.from({ length: 1000 }, () => platform.merchant('biz_1').getPaymentRequest('pr_1')));
+      const results = await Promise.all(
+        Array.from({ length: 1000 }, () => platform.merchant('biz_1').getPaymentRequest('pr_1')),
+      );
       expect(results.every((r) => r.id === 'pr_1')).toBe(true);
       const refreshes = api.requests.filter((r) => r.url === '/v1/open/oauth/token');
       expect(refreshes).toHaveLength(1);
@@ -50,7 +63,9 @@ describe('a merchant connected by OAuth', () => {
       onRevoked: (id) => void revoked.push(id),
     });
     try {
-      const failures = await Promise.allSettled(Array.from({ length: 5 }, () => platform.merchant('biz_1').getPaymentRequest('pr_1')));
+      const failures = await Promise.allSettled(
+        Array.from({ length: 5 }, () => platform.merchant('biz_1').getPaymentRequest('pr_1')),
+      );
       for (const failure of failures) {
         expect(failure.status).toBe('rejected');
         const reason = (failure as PromiseRejectedResult).reason as Error & { code: string };
@@ -68,7 +83,12 @@ describe('a merchant connected by OAuth', () => {
   it('treats a 401 from the API as revocation', async () => {
     const api = await startApi(() => ({ body: tokens('fresh') }));
     const store = new MemoryConnectionStore();
-    await store.set('biz_1', { kind: 'oauth', accessToken: 'revoked-token', refreshToken: 'r1', expiresAt: Date.now() + 3_600_000 });
+    await store.set('biz_1', {
+      kind: 'oauth',
+      accessToken: 'revoked-token',
+      refreshToken: 'r1',
+      expiresAt: Date.now() + 3_600_000,
+    });
     const revoked: string[] = [];
     const platform = createPlatform({
       apiBaseUrl: api.url,
@@ -77,7 +97,9 @@ describe('a merchant connected by OAuth', () => {
       onRevoked: (id) => void revoked.push(id),
     });
     try {
-      await expect(platform.merchant('biz_1').getPaymentRequest('pr_1')).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(platform.merchant('biz_1').getPaymentRequest('pr_1')).rejects.toMatchObject({
+        code: 'unauthorized',
+      });
       expect(revoked).toEqual(['biz_1']);
       expect(await platform.isConnected('biz_1')).toBe(false);
       await expect(platform.merchant('biz_1').getPaymentRequest('pr_1')).rejects.toThrow(/not connected/);
@@ -90,7 +112,9 @@ describe('a merchant connected by OAuth', () => {
     let calls = 0;
     const api = await startScriptedServer(() => {
       calls += 1;
-      return calls === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: 'rate_limited' } } : { body: tokens('fresh') };
+      return calls === 1
+        ? { status: 429, headers: { 'retry-after': '1' }, body: { error: 'rate_limited' } }
+        : { body: tokens('fresh') };
     });
     const store = new MemoryConnectionStore();
     await store.set('biz_1', { kind: 'oauth', accessToken: 'stale', refreshToken: 'r1', expiresAt: 0 });
@@ -103,7 +127,12 @@ describe('a merchant connected by OAuth', () => {
       expect(calls).toBe(2);
 
       calls = 0;
-      const impatient = createOAuthClient({ apiBaseUrl: api.url, clientId: 'app', clientSecret: 's', maxRetryAfterMs: 500 });
+      const impatient = createOAuthClient({
+        apiBaseUrl: api.url,
+        clientId: 'app',
+        clientSecret: 's',
+        maxRetryAfterMs: 500,
+      });
       await expect(impatient.refresh('r1')).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 1 });
     } finally {
       await api.close();

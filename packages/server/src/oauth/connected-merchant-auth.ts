@@ -28,9 +28,13 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
   let refreshing: Promise<MerchantCredentials> | undefined;
 
   const notConnected = () =>
-    new PaykitError('unauthorized', `The merchant ${businessId} is not connected (or was disconnected); connect it again`, {
-      status: 401,
-    });
+    new PaykitError(
+      'unauthorized',
+      `The merchant ${businessId} is not connected (or was disconnected); connect it again`,
+      {
+        status: 401,
+      },
+    );
 
   const revoke = async () => {
     if ((await store.get(businessId)) === undefined) return;
@@ -48,7 +52,8 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
       const current = await store.get(businessId);
       if (!current) throw notConnected();
       if (current.kind === 'api_key' || isFresh(current)) return current;
-      if (!options.oauth) throw new PaykitError('internal_error', 'An OAuth connection needs the platform oauth options');
+      if (!options.oauth)
+        throw new PaykitError('internal_error', 'An OAuth connection needs the platform oauth options');
       try {
         const fresh: MerchantCredentials = { kind: 'oauth', ...(await options.oauth.refresh(current.refreshToken)) };
         await store.set(businessId, fresh);

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileConnectionStore } from './file-connection-store.js';
 
-const credentials = { kind: 'oauth', accessToken: 'access-SECRET', refreshToken: 'refresh-SECRET', expiresAt: 1 } as const;
+const credentials = {
+  kind: 'oauth',
+  accessToken: 'access-SECRET',
+  refreshToken: 'refresh-SECRET',
+  expiresAt: 1,
+} as const;
 
 describe('FileConnectionStore', () => {
   it('survives a restart, and keeps no secret in clear on disk', async () => {
@@ -22,7 +27,9 @@ describe('FileConnectionStore', () => {
     const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
     const key = randomBytes(32);
     await new FileConnectionStore({ path, key }).set('biz_1', credentials);
-    await expect(new FileConnectionStore({ path, key: randomBytes(32) }).get('biz_1')).rejects.toMatchObject({ code: 'internal_error' });
+    await expect(new FileConnectionStore({ path, key: randomBytes(32) }).get('biz_1')).rejects.toMatchObject({
+      code: 'internal_error',
+    });
     const entries = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
     await writeFile(path, JSON.stringify({ biz_2: entries.biz_1 }));
     await expect(new FileConnectionStore({ path, key }).get('biz_2')).rejects.toThrow(/could not be decrypted/);
@@ -32,7 +39,9 @@ describe('FileConnectionStore', () => {
     const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
     const key = randomBytes(32);
     const store = new FileConnectionStore({ path, key });
-    await Promise.all(Array.from({ length: 50 }, (_, i) => store.set(`biz_${i}`, { kind: 'api_key', apiKey: `key_${i}` })));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.set(`biz_${i}`, { kind: 'api_key', apiKey: `key_${i}` })),
+    );
     await store.delete('biz_7');
     const reopened = new FileConnectionStore({ path, key });
     expect(await reopened.get('biz_49')).toEqual({ kind: 'api_key', apiKey: 'key_49' });

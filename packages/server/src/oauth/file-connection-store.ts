@@ -85,19 +85,29 @@ export class FileConnectionStore implements ConnectionStore {
       const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(sealed.iv, 'base64'));
       decipher.setAAD(Buffer.from(businessId));
       decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
-      const text = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString('utf8');
+      const text = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString(
+        'utf8',
+      );
       return JSON.parse(text) as MerchantCredentials;
     } catch (error) {
-      throw new PaykitError('internal_error', 'A stored connection could not be decrypted: wrong key, or the file was altered', {
-        cause: error,
-      });
+      throw new PaykitError(
+        'internal_error',
+        'A stored connection could not be decrypted: wrong key, or the file was altered',
+        {
+          cause: error,
+        },
+      );
     }
   }
 }
 
 function readKey(key: Uint8Array | string): Buffer {
   const bytes =
-    typeof key !== 'string' ? Buffer.from(key) : /^[0-9a-f]{64}$/i.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64');
+    typeof key !== 'string'
+      ? Buffer.from(key)
+      : /^[0-9a-f]{64}$/i.test(key)
+        ? Buffer.from(key, 'hex')
+        : Buffer.from(key, 'base64');
   if (bytes.length !== 32) {
     throw new PaykitError('validation_failed', '"key" must be 32 bytes (64 hex characters or base64 of 32 bytes)');
   }

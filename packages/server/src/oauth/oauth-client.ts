@@ -82,7 +82,10 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
       }
       const parsed = tokenResponseSchema.safeParse(result);
       if (!parsed.success) {
-        throw new PaykitError('upstream_invalid_response', 'The token endpoint answered without the tokens of spec 2.8');
+        throw new PaykitError(
+          'upstream_invalid_response',
+          'The token endpoint answered without the tokens of spec 2.8',
+        );
       }
       return {
         accessToken: parsed.data.access_token,
@@ -98,7 +101,16 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
       // The browser checked `state` against its own record before sending the code here.
       const callback = oauth.validateAuthResponse(as, client, new URLSearchParams({ code }), oauth.skipStateCheck);
       return tokenRequest(
-        () => oauth.authorizationCodeGrantRequest(as, client, auth, callback, redirectUri, codeVerifier ?? oauth.nopkce, requestOptions()),
+        () =>
+          oauth.authorizationCodeGrantRequest(
+            as,
+            client,
+            auth,
+            callback,
+            redirectUri,
+            codeVerifier ?? oauth.nopkce,
+            requestOptions(),
+          ),
         (response) => oauth.processAuthorizationCodeResponse(as, client, response),
       );
     },
@@ -115,10 +127,14 @@ function tokenFailure(error: unknown): PaykitError {
   if (error instanceof oauth.ResponseBodyError) {
     const described = `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
     if (error.error === 'invalid_grant') {
-      return new PaykitError('unauthorized', `The authorization is no longer valid (${described}); connect the merchant again`, {
-        status: error.status,
-        cause: error,
-      });
+      return new PaykitError(
+        'unauthorized',
+        `The authorization is no longer valid (${described}); connect the merchant again`,
+        {
+          status: error.status,
+          cause: error,
+        },
+      );
     }
     if (error.error === 'invalid_client') {
       return new PaykitError('unauthorized', `The token endpoint refused the client credentials (${described})`, {
@@ -126,11 +142,18 @@ function tokenFailure(error: unknown): PaykitError {
         cause: error,
       });
     }
-    return new PaykitError('upstream_error', `The token endpoint refused the request (${described})`, { status: error.status, cause: error });
+    return new PaykitError('upstream_error', `The token endpoint refused the request (${described})`, {
+      status: error.status,
+      cause: error,
+    });
   }
-  return new PaykitError('upstream_invalid_response', 'The token endpoint answered with something that is not a token response', {
-    cause: error,
-  });
+  return new PaykitError(
+    'upstream_invalid_response',
+    'The token endpoint answered with something that is not a token response',
+    {
+      cause: error,
+    },
+  );
 }
 
 function networkFailure(error: unknown): PaykitError {
