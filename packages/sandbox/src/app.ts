@@ -2,7 +2,7 @@
  * The sandbox as a web-standard app: the emulated `/v1` API, the checkout pages and the `/_sandbox` control API.
  */
 import { Hono } from 'hono';
-import { authenticate } from './auth.js';
+import { authenticate, authorize } from './auth.js';
 import type { SandboxContext } from './context.js';
 import type { SandboxEnv } from './env.js';
 import { SandboxError } from './errors.js';
@@ -11,6 +11,9 @@ import { checkoutPages } from './pages/checkout.js';
 import { chargeRoutes } from './routes/charges.js';
 import { controlRoutes } from './routes/control.js';
 import { paymentRequestRoutes } from './routes/payment-requests.js';
+import { oauthTokenRoute } from './routes/oauth-token.js';
+import { authorizePages } from './pages/authorize.js';
+import { dashboardPages } from './pages/dashboard.js';
 
 /** Builds the Hono app of one sandbox. */
 export function createSandboxApp(sandbox: SandboxContext): Hono {
@@ -18,13 +21,29 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
 
   const v1 = new Hono<SandboxEnv>();
   v1.use(async (c, next) => {
-    c.set('caller', authenticate(c.req.raw, sandbox.state));
+    const caller = authenticate(c.req.raw, sandbox.state, sandbox.oauth);
+    authorize(caller, c.req.method, new URL(c.req.url).pathname.replace(/^\/v1/, ''));
+    c.set('caller', caller);
     await next();
+  });
+  v1.get('/info', (c) => {
+    const { business } = c.get('caller');
+    return c.json({
+      id: business.id,
+      name: business.name,
+      country: business.country,
+      currency: business.currency,
+      payments_enabled: true,
+    });
   });
   v1.route('/', paymentRequestRoutes(sandbox));
   v1.route('/', chargeRoutes(sandbox));
 
+  // The token endpoint takes client credentials in its body, not the /v1 headers: mounted before /v1.
+  app.route('/v1/open/oauth/token', oauthTokenRoute(sandbox));
   app.route('/v1', v1);
+  app.route('/oauth', authorizePages(sandbox));
+  app.route('/dashboard', dashboardPages(sandbox));
   app.route('/_sandbox', controlRoutes(sandbox));
   app.route('/checkout', checkoutPages(sandbox));
   app.get('/_assets/sandbox.css', (c) => c.body(SANDBOX_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));

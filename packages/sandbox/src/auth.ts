@@ -1,8 +1,12 @@
 /**
- * Who is calling: `X-BUSINESS-API-KEY` names a business; `X-PLATFORM-KEY` (optional, with it) names the
- * platform acting for that business (spec 5.1).
+ * Who is calling a `/v1` route (spec 5.1): `X-BUSINESS-API-KEY` (full access to its business) or
+ * `Authorization: Bearer` (the connected business, within the token's scopes); `X-PLATFORM-KEY` optionally
+ * beside either names the platform acting for that business.
  */
+import { OPERATION_SCOPES, scopesAllowOperation } from '@paykit/core';
 import { SandboxError } from './errors.js';
+import type { OAuthState } from './oauth/oauth-state.js';
+import { operationOf } from './oauth/operation-of.js';
 import type { Business, SandboxState } from './state.js';
 
 /** The authenticated caller of a `/v1` route. */
@@ -11,18 +15,41 @@ export interface Caller {
   business: Business;
   /** The platform whose key came with the call, if any. */
   platform: Business | null;
+  /** The scopes of a Bearer token; `null` for an API key, which grants everything. */
+  scopes: readonly string[] | null;
 }
 
 /** Resolves the caller from the headers, or throws 401 `{ message }` as the spec says (7). */
-export function authenticate(request: Request, state: SandboxState): Caller {
-  const apiKey = request.headers.get('x-business-api-key');
-  const business = apiKey ? state.businessByApiKey(apiKey) : undefined;
-  if (!business) throw new SandboxError(401, 'Unauthorized: missing or invalid X-BUSINESS-API-KEY', 'unauthorized');
+export function authenticate(request: Request, state: SandboxState, oauth: OAuthState): Caller {
+  const authorization = request.headers.get('authorization');
+  let caller: Omit<Caller, 'platform'>;
+  if (authorization !== null) {
+    const token = /^Bearer ([\x21-\x7e]+)$/i.exec(authorization)?.[1];
+    const grant = token ? oauth.grantByAccessToken(token) : undefined;
+    const business = grant && state.businesses.get(grant.businessId);
+    if (!grant || !business || !oauth.apps.has(grant.clientId)) {
+      throw new SandboxError(401, 'Unauthorized: the access token is invalid, expired or revoked', 'unauthorized');
+    }
+    caller = { business, scopes: grant.scopes };
+  } else {
+    const apiKey = request.headers.get('x-business-api-key');
+    const business = apiKey ? state.businessByApiKey(apiKey) : undefined;
+    if (!business) throw new SandboxError(401, 'Unauthorized: missing or invalid X-BUSINESS-API-KEY', 'unauthorized');
+    caller = { business, scopes: null };
+  }
   const platformKey = request.headers.get('x-platform-key');
   let platform: Business | null = null;
   if (platformKey !== null) {
     platform = state.businessByPlatformKey(platformKey) ?? null;
     if (!platform) throw new SandboxError(401, 'Unauthorized: invalid X-PLATFORM-KEY', 'unauthorized');
   }
-  return { business, platform };
+  return { ...caller, platform };
+}
+
+/** Throws 403 naming the missing scope when a Bearer caller may not perform this `/v1` request. */
+export function authorize(caller: Caller, method: string, path: string): void {
+  if (caller.scopes === null) return;
+  const operation = operationOf(method, path);
+  if (operation === undefined || scopesAllowOperation(caller.scopes, operation)) return;
+  throw new SandboxError(403, `This token lacks the scope ${OPERATION_SCOPES[operation]}`, 'forbidden');
 }

@@ -1,3 +1,5 @@
+import type { OAuthState } from './oauth/oauth-state.js';
+import type { RateLimit } from './oauth/rate-limit.js';
 import type { SandboxState } from './state.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
@@ -5,6 +7,10 @@ import type { WebhookDispatcher } from './webhooks.js';
 export interface SandboxContext {
   readonly state: SandboxState;
   readonly webhooks: WebhookDispatcher;
+  /** The authorization server: users, apps, codes, tokens, and its movable clock. */
+  readonly oauth: OAuthState;
+  /** The token endpoint's 90 requests a minute per client. */
+  readonly tokenRateLimit: RateLimit;
   /** The origin the sandbox is reachable at, e.g. `http://127.0.0.1:4010` (checkout URLs start with it). */
   readonly publicUrl: () => string;
 }

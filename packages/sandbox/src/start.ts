@@ -9,6 +9,8 @@ import type { SandboxContext } from './context.js';
 import { SANDBOX_SEED } from './seed.js';
 import { SandboxState } from './state.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks.js';
+import { OAuthState } from './oauth/oauth-state.js';
+import { RateLimit } from './oauth/rate-limit.js';
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
@@ -18,6 +20,8 @@ export interface SandboxOptions {
   host?: string;
   /** Webhook timing (tests shorten the retry delays). */
   webhooks?: WebhookDispatcherOptions;
+  /** The authorization server: access-token lifetime (default one year, spec 2.8) and token-endpoint limit (90/min). */
+  oauth?: { accessTokenTtlSeconds?: number; tokenRequestsPerMinute?: number };
 }
 
 /** A running sandbox. */
@@ -48,6 +52,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const context: SandboxContext = {
     state: new SandboxState(),
     webhooks: new WebhookDispatcher(options.webhooks),
+    oauth: new OAuthState(options.oauth?.accessTokenTtlSeconds),
+    tokenRateLimit: new RateLimit(options.oauth?.tokenRequestsPerMinute ?? 90, 60_000),
     publicUrl: () => url,
   };
   const app = createSandboxApp(context);

@@ -1,0 +1,101 @@
+/**
+ * The authorization request of spec 4.9, as both the consent page and `POST /_sandbox/oauth/approve` check it.
+ * RFC 6749 section 4.1.2.1: until `client_id` and `redirect_uri` are known good, errors are shown on a page
+ * (never redirected, or the sandbox would be an open redirector); after that, they go back to `redirect_uri`.
+ */
+import { authorizeParamsSchema, parseScopeList, type AuthorizeParams, type Scope } from '@paykit/core';
+import { SandboxError } from '../errors.js';
+import type { App, OAuthState, User } from './oauth-state.js';
+
+/** A request that may be answered by redirecting to its `redirect_uri`. */
+export interface CheckedRequest {
+  app: App;
+  params: AuthorizeParams;
+}
+
+/** An error to send back to the client at `redirect_uri` (`error`, `error_description`, `state`). */
+export class RedirectError extends Error {
+  constructor(
+    readonly redirectUri: string,
+    readonly error: string,
+    readonly description: string,
+    readonly state: string | undefined,
+  ) {
+    super(description);
+  }
+
+  /** Where the browser goes. */
+  location(): string {
+    return withQuery(this.redirectUri, {
+      error: this.error,
+      error_description: this.description,
+      ...(this.state === undefined ? {} : { state: this.state }),
+    });
+  }
+}
+
+/** Checks an authorization request. Throws `SandboxError` (show a page) or `RedirectError` (send back). */
+export function checkAuthorizeRequest(oauth: OAuthState, query: Record<string, string>): CheckedRequest {
+  const app = query.client_id ? oauth.apps.get(query.client_id) : undefined;
+  if (!app) throw new SandboxError(400, 'Unknown client_id: this app does not exist', 'invalid_client');
+  if (!query.redirect_uri || !app.redirectUris.includes(query.redirect_uri)) {
+    throw new SandboxError(
+      400,
+      'redirect_uri is not one of the redirect URIs registered on this app',
+      'invalid_request',
+    );
+  }
+  const state = query.state;
+  const fail = (error: string, description: string) =>
+    new RedirectError(query.redirect_uri!, error, description, state);
+  if (query.response_type !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
+  const scopes = parseScopeList(query.scope ?? '');
+  if (!scopes.ok) throw fail('invalid_scope', `"${scopes.unknown}" is not a scope`);
+  const notGranted = scopes.scopes.filter((scope) => !app.scopes.includes(scope));
+  if (notGranted.length > 0) throw fail('invalid_scope', `The app has not been granted ${notGranted.join(', ')}`);
+  const parsed = authorizeParamsSchema.safeParse(query);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw fail('invalid_request', `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'is invalid'}`);
+  }
+  return { app, params: parsed.data };
+}
+
+/** The businesses in which `user` may approve (Owner or Admin). */
+export function approvableBusinesses(user: User): string[] {
+  return user.memberships.filter((m) => m.role === 'owner' || m.role === 'admin').map((m) => m.businessId);
+}
+
+/** Approval by `user` for `businessId`: the code goes back to the client. */
+export function approve(oauth: OAuthState, request: CheckedRequest, user: User, businessId: string): string {
+  if (!approvableBusinesses(user).includes(businessId)) {
+    throw new SandboxError(403, 'Only an Owner or Admin of the business may connect apps to it', 'forbidden');
+  }
+  const code = oauth.issueCode({
+    clientId: request.app.clientId,
+    businessId,
+    redirectUri: request.params.redirect_uri,
+    scopes: request.params.scope as Scope[],
+    codeChallenge: request.params.code_challenge,
+  });
+  return withQuery(request.params.redirect_uri, {
+    code,
+    ...(request.params.state === undefined ? {} : { state: request.params.state }),
+  });
+}
+
+/** Denial: `error=access_denied` and the state (spec 4.9). */
+export function deny(request: CheckedRequest): string {
+  return new RedirectError(
+    request.params.redirect_uri,
+    'access_denied',
+    'The merchant did not connect the app',
+    request.params.state,
+  ).location();
+}
+
+function withQuery(base: string, params: Record<string, string>): string {
+  const url = new URL(base);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return url.href;
+}

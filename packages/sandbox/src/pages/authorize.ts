@@ -1,0 +1,133 @@
+/**
+ * `{dashboard}/oauth/authorize` (spec 4.9): the consent page a merchant sees when a platform asks to connect,
+ * and the form it posts. Owners and Admins approve; a user of several businesses picks one; deny sends
+ * `error=access_denied` back with the state.
+ */
+import { isScope } from '@paykit/core';
+import { Hono, type Context } from 'hono';
+import { html } from 'hono/html';
+import type { SandboxContext } from '../context.js';
+import { SandboxError } from '../errors.js';
+import { approvableBusinesses, approve, checkAuthorizeRequest, deny, RedirectError } from '../oauth/authorize.js';
+import { SCOPE_WORDS } from '../oauth/scope-names.js';
+import { page } from './layout.js';
+import { csrfMatches, currentSession, protectPage } from './session.js';
+
+const PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+];
+
+/** The `/oauth` pages. */
+export function authorizePages(sandbox: SandboxContext) {
+  const pages = new Hono();
+  const { oauth, state } = sandbox;
+
+  const errorPage = (c: Context, error: SandboxError) =>
+    c.html(
+      page(
+        'Cannot connect',
+        html`<h1>This connection request is not valid</h1>
+          <p role="alert">${error.message}</p>`,
+      ),
+      error.status as 400,
+    );
+
+  pages.get('/authorize', (c) => {
+    protectPage(c);
+    const url = new URL(c.req.url);
+    try {
+      const query = singleParams(url.searchParams);
+      const request = checkAuthorizeRequest(oauth, query);
+      const session = currentSession(c, oauth);
+      if (!session) return c.redirect(`/dashboard/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+      const businesses = approvableBusinesses(session.user)
+        .map((id) => state.businesses.get(id))
+        .filter((b) => b !== undefined);
+      if (businesses.length === 0) {
+        return c.html(
+          page(
+            'Cannot connect',
+            html`<h1>Ask an Owner or Admin</h1>
+              <p role="alert">Only an Owner or Admin of a business can connect apps to it.</p>`,
+          ),
+          403,
+        );
+      }
+      return c.html(
+        page(
+          'Connect an app',
+          html`<h1>${request.app.name} wants to connect to your business</h1>
+            <p>Signed in as ${session.user.email}. It will be able to:</p>
+            <ul>
+              ${request.params.scope.map((scope) => html`<li>${isScope(scope) ? SCOPE_WORDS[scope] : scope}</li>`)}
+            </ul>
+            <form method="post" action="/oauth/authorize">
+              ${PARAMS.filter((name) => query[name] !== undefined).map(
+                (name) => html`<input type="hidden" name="${name}" value="${query[name]}" />`,
+              )}
+              <input type="hidden" name="csrf" value="${session.csrf}" />
+              <fieldset>
+                <legend>Business</legend>
+                ${businesses.map(
+                  (business, index) =>
+                    html`<label
+                        ><input
+                          type="radio"
+                          name="business_id"
+                          value="${business.id}"
+                          ${index === 0 ? 'checked' : ''}
+                        />
+                        ${business.name}</label
+                      ><br />`,
+                )}
+              </fieldset>
+              <div class="actions">
+                <button class="pay" name="decision" value="approve">Connect</button>
+                <button class="fail" name="decision" value="deny">Deny</button>
+              </div>
+            </form>`,
+        ),
+      );
+    } catch (error) {
+      if (error instanceof RedirectError) return c.redirect(error.location(), 303);
+      if (error instanceof SandboxError) return errorPage(c, error);
+      throw error;
+    }
+  });
+
+  pages.post('/authorize', async (c) => {
+    protectPage(c);
+    try {
+      const form = singleParams(new URLSearchParams(await c.req.text()));
+      const session = currentSession(c, oauth);
+      if (!session) throw new SandboxError(401, 'Sign in to the dashboard first', 'unauthorized');
+      if (!csrfMatches(session.csrf, form.csrf))
+        throw new SandboxError(403, 'The form expired; start the connection again', 'forbidden');
+      const request = checkAuthorizeRequest(oauth, form);
+      if (form.decision === 'deny') return c.redirect(deny(request), 303);
+      return c.redirect(approve(oauth, request, session.user, form.business_id ?? ''), 303);
+    } catch (error) {
+      if (error instanceof RedirectError) return c.redirect(error.location(), 303);
+      if (error instanceof SandboxError) return errorPage(c, error);
+      throw error;
+    }
+  });
+
+  return pages;
+}
+
+/** The parameters as single values; a repeated one is refused (RFC 6749 section 3.1). */
+export function singleParams(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (name in out) throw new SandboxError(400, `The parameter ${name} appears more than once`, 'duplicate_parameter');
+    out[name] = value;
+  }
+  return out;
+}
