@@ -3,9 +3,20 @@
  * RFC 6749 section 4.1.2.1: until `client_id` and `redirect_uri` are known good, errors are shown on a page
  * (never redirected, or the sandbox would be an open redirector); after that, they go back to `redirect_uri`.
  */
-import { authorizeParamsSchema, parseScopeList, type AuthorizeParams, type Scope } from '@paykit/core';
+import { authorizeParamsSchema, parseScopeList, scopeAllows, type AuthorizeParams, type Scope } from '@paykit/core';
 import { SandboxError } from '../errors.js';
 import type { App, OAuthState, User } from './oauth-state.js';
+
+/** The parameters of an authorization request (spec 4.9). */
+export const AUTHORIZE_PARAMS: readonly string[] = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+];
 
 /** A request that may be answered by redirecting to its `redirect_uri`. */
 export interface CheckedRequest {
@@ -51,9 +62,12 @@ export function checkAuthorizeRequest(oauth: OAuthState, query: Record<string, s
   if (query.response_type !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
   const scopes = parseScopeList(query.scope ?? '');
   if (!scopes.ok) throw fail('invalid_scope', `"${scopes.unknown}" is not a scope`);
-  const notGranted = scopes.scopes.filter((scope) => !app.scopes.includes(scope));
+  // An app granted `payments` may ask for any `payments:*` (spec 5.2).
+  const notGranted = scopes.scopes.filter((scope) => !scopeAllows(app.scopes, scope));
   if (notGranted.length > 0) throw fail('invalid_scope', `The app has not been granted ${notGranted.join(', ')}`);
-  const parsed = authorizeParamsSchema.safeParse(query);
+  // Unknown parameters are ignored (RFC 6749 section 3.1); the known ones are checked strictly.
+  const known = Object.fromEntries(Object.entries(query).filter(([name]) => AUTHORIZE_PARAMS.includes(name)));
+  const parsed = authorizeParamsSchema.safeParse(known);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw fail('invalid_request', `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'is invalid'}`);

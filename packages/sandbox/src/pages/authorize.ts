@@ -8,7 +8,14 @@ import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { SandboxError } from '../errors.js';
-import { approvableBusinesses, approve, checkAuthorizeRequest, deny, RedirectError } from '../oauth/authorize.js';
+import {
+  approvableBusinesses,
+  approve,
+  AUTHORIZE_PARAMS,
+  checkAuthorizeRequest,
+  deny,
+  RedirectError,
+} from '../oauth/authorize.js';
 import { SCOPE_WORDS } from '../oauth/scope-names.js';
 import { page } from './layout.js';
 import { csrfMatches, currentSession, protectPage } from './session.js';
@@ -68,7 +75,7 @@ export function authorizePages(sandbox: SandboxContext) {
               ${request.params.scope.map((scope) => html`<li>${isScope(scope) ? SCOPE_WORDS[scope] : scope}</li>`)}
             </ul>
             <form method="post" action="/oauth/authorize">
-              ${PARAMS.filter((name) => query[name] !== undefined).map(
+              ${AUTHORIZE_PARAMS.filter((name) => query[name] !== undefined).map(
                 (name) => html`<input type="hidden" name="${name}" value="${query[name]}" />`,
               )}
               <input type="hidden" name="csrf" value="${session.csrf}" />
