@@ -20,16 +20,6 @@ import { SCOPE_WORDS } from '../oauth/scope-names.js';
 import { page } from './layout.js';
 import { csrfMatches, currentSession, protectPage } from './session.js';
 
-const PARAMS = [
-  'client_id',
-  'redirect_uri',
-  'response_type',
-  'scope',
-  'state',
-  'code_challenge',
-  'code_challenge_method',
-];
-
 /** The `/oauth` pages. */
 export function authorizePages(sandbox: SandboxContext) {
   const pages = new Hono();
