@@ -48,6 +48,16 @@ export function completePayment(
   webhooks.emit('charge.created', request.businessId, chargeJson(charge), chargeTargets);
   charge.status = outcome;
   request.status = outcome === 'succeeded' ? 'completed' : 'failed';
+  if (outcome === 'succeeded') {
+    state.ledger.recordCharge({
+      chargeId: charge.id,
+      businessId: request.businessId,
+      platformBusinessId: request.platformBusinessId,
+      amountMinor: request.amountMinor,
+      commissionMinor: request.platformCommissionMinor,
+      currency: request.currency,
+    });
+  }
   request.updatedAt = now;
   webhooks.emit(
     outcome === 'succeeded' ? 'charge.updated' : 'charge.failed',

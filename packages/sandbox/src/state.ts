@@ -2,6 +2,7 @@
  * The sandbox's memory: every record the emulated API holds, in plain maps. One instance per sandbox;
  * `reset()` empties it and seeds the demo business again.
  */
+import { Ledger } from './ledger.js';
 import { timingSafeEqual } from 'node:crypto';
 import { newId, newSecret } from './ids.js';
 import { SANDBOX_SEED } from './seed.js';
@@ -64,6 +65,7 @@ export class SandboxState {
   readonly paymentRequests = new Map<string, PaymentRequestRecord>();
   readonly charges = new Map<string, ChargeRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpoint>();
+  readonly ledger = new Ledger();
 
   constructor() {
     this.reset();
@@ -75,6 +77,7 @@ export class SandboxState {
     this.paymentRequests.clear();
     this.charges.clear();
     this.webhookEndpoints.clear();
+    this.ledger.reset();
     this.businesses.set(SANDBOX_SEED.businessId, {
       id: SANDBOX_SEED.businessId,
       name: SANDBOX_SEED.name,

@@ -2,7 +2,7 @@
  * The control API of the sandbox, outside `/v1`: what a test or the demo needs to set up and to move time
  * along. No authentication: the sandbox listens on loopback only.
  */
-import { SCOPES, toErrorBody, webUrl } from '@paykit/core';
+import { formatMinor, SCOPES, toErrorBody, webUrl } from '@paykit/core';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { readBody } from '../body.js';
@@ -96,6 +96,13 @@ export function controlRoutes(sandbox: SandboxContext) {
   });
 
   routes.get('/webhook-deliveries', (c) => c.json(webhooks.deliveries));
+
+  routes.get('/businesses/:id/balance', (c) => {
+    const business = state.businesses.get(c.req.param('id'));
+    if (!business) throw notFound('Business not found');
+    const minor = state.ledger.balanceMinor(business.id);
+    return c.json({ business_id: business.id, available: formatMinor(minor), currency: business.currency });
+  });
 
   routes.post('/users', async (c) => {
     const input = await parse(userBody, c.req.raw);
