@@ -6,7 +6,6 @@ import { createPaykitHandler } from '../handler/create-handler.js';
 import { createPlatform, type Platform } from './platform.js';
 
 const REDIRECT = 'https://platform.example/connect/callback';
-const OWNER = '00000000-0000-4000-8000-0000000000a1';
 
 let sandbox: RunningSandbox;
 let app: { client_id: string; client_secret: string };
