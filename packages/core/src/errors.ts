@@ -25,6 +25,11 @@
  * | `timeout` | a call took longer than its time limit and was aborted |
  * | `network_error` | a call could not reach its server at all |
  * | `unsafe_url` | a URL was not one paykit may navigate to or send data to |
+ * | `state_missing` | an OAuth callback came without `state`: nothing is sent anywhere |
+ * | `state_unknown` | an OAuth callback's `state` was not issued by this browser tab's connect button |
+ * | `state_expired` | an OAuth callback's `state` is older than ten minutes |
+ * | `state_used` | an OAuth callback's `state` was already handled (a reload, Back, or a replay) |
+ * | `access_denied` | the merchant declined the connection on the consent page |
  * | `internal_error` | a bug in paykit or in a hook; details are logged, never sent |
  */
 export type ErrorCode =
@@ -47,6 +52,11 @@ export type ErrorCode =
   | 'timeout'
   | 'network_error'
   | 'unsafe_url'
+  | 'state_missing'
+  | 'state_unknown'
+  | 'state_expired'
+  | 'state_used'
+  | 'access_denied'
   | 'internal_error';
 
 /** One broken rule of one field. `path` is dotted (`payment_methods.2`); `(body)` means the whole body. */

@@ -2,7 +2,7 @@
  * The events of paykit's elements: `Event` subclasses with a typed, read-only `detail`, bubbling and
  * composed so that a listener on `document` hears them through shadow roots.
  */
-import type { PaykitErrorDetail, PaymentStatus } from './types.js';
+import type { ConnectedBusiness, PaykitErrorDetail, PaymentStatus } from './types.js';
 
 const init = { bubbles: true, composed: true };
 
@@ -37,11 +37,29 @@ export class PaykitPaymentFailedEvent extends Event {
   }
 }
 
+/**
+ * Fired by `<paykit-connect-button>` just before it sends the merchant to the dashboard. Cancelable.
+ */
+export class PaykitConnectEvent extends Event {
+  constructor(readonly detail: { readonly url: string }) {
+    super('paykit-connect', { ...init, cancelable: true });
+  }
+}
+
+/** Fired by `<paykit-return>` when the platform's backend has connected the merchant. */
+export class PaykitConnectedEvent extends Event {
+  constructor(readonly detail: { readonly business: ConnectedBusiness }) {
+    super('paykit-connected', init);
+  }
+}
+
 declare global {
   interface HTMLElementEventMap {
     'paykit-checkout': PaykitCheckoutEvent;
     'paykit-error': PaykitErrorEvent;
     'paykit-payment-completed': PaykitPaymentCompletedEvent;
     'paykit-payment-failed': PaykitPaymentFailedEvent;
+    'paykit-connect': PaykitConnectEvent;
+    'paykit-connected': PaykitConnectedEvent;
   }
 }

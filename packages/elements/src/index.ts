@@ -1,11 +1,18 @@
 /**
  * `@paykit/elements`: the element classes and the headless functions they are built on. Importing this entry
- * registers nothing; import `@paykit/elements/pay-button`, `/return` or `/all` to define the tags.
+ * registers nothing; import `@paykit/elements/pay-button`, `/connect-button`, `/return` or `/all` to define the tags.
  *
  * @packageDocumentation
  */
 export { PaykitPayButton } from './pay-button/pay-button.js';
 export { PaykitReturn } from './return/return-status.js';
+export { PaykitConnectButton } from './connect/connect-button.js';
+export { startConnect, type StartConnectOptions } from './connect/start-connect.js';
+export {
+  handleConnectReturn,
+  isConnectReturn,
+  type HandleConnectReturnOptions,
+} from './connect/handle-connect-return.js';
 export { startCheckout, type StartCheckoutOptions } from './checkout/start-checkout.js';
 export { handleReturn, FINAL_STATUSES, type HandleReturnOptions } from './return/handle-return.js';
 export {

@@ -1,9 +1,19 @@
 /**
  * What the element tests learn from their backend (see test-support/backend.ts): the sandbox checkout
- * origin, and how many payment requests exist.
+ * origin, how many payment requests and OAuth callbacks there were, and the dashboard's approval.
  */
-export async function backendState(): Promise<{ checkoutOrigin: string; count: number }> {
-  return (await (await fetch('/__test/config')).json()) as { checkoutOrigin: string; count: number };
+export async function backendState(): Promise<{ checkoutOrigin: string; count: number; callbacks: number }> {
+  return (await (await fetch('/__test/config')).json()) as { checkoutOrigin: string; count: number; callbacks: number };
+}
+
+/** The merchant approves on the sandbox dashboard; resolves with the callback URL (`code` and `state`). */
+export async function approveOnDashboard(input: {
+  redirect_uri: string;
+  state: string;
+  code_challenge: string;
+}): Promise<string> {
+  const answer = await fetch('/__test/approve', { method: 'POST', body: JSON.stringify(input) });
+  return ((await answer.json()) as { redirect: string }).redirect;
 }
 
 /** Pays or fails a payment request as a shopper on the sandbox checkout would. */

@@ -39,3 +39,12 @@ export interface PaykitErrorDetail {
   /** Words for the shopper. */
   readonly message: string;
 }
+
+/** The business a platform just connected, as `POST {endpoint}/oauth/callback` answers. */
+export interface ConnectedBusiness {
+  id?: string;
+  name: string;
+  country: string;
+  currency: string;
+  payments_enabled: boolean;
+}

@@ -2,12 +2,15 @@
  * The real backend of the element tests: the sandbox and `@paykit/server`'s handler, mounted under `/paykit`
  * on web-test-runner's own server (same origin as the test page), plus test routes:
  * - `POST /__test/pay/{id}` `{ outcome }`: pays or fails a payment request on the sandbox checkout;
- * - `GET /__test/count`: how many payment requests the sandbox holds;
+ * - `GET /__test/config`: the checkout origin, how many payment requests and OAuth callbacks there were;
+ * - `POST /__test/approve` `{ redirect_uri, state, code_challenge }`: the merchant's approval on the sandbox
+ *   dashboard, answering `{ redirect }` (the callback URL with `code` and `state`);
+ * - `/platform/*`: a platform's paykit handler (OAuth callback), whose app is registered on first approval;
  * - `POST /hostile/{kind}/payment-requests`: a backend that answers badly (`javascript`, `data`, `foreign`,
  *   `relative`, `error`, `html`, `slow`), for the attack tests.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
-import { createPaykitHandler } from '@paykit/server';
+import { createPaykitHandler, createPlatform, type PaykitHandler } from '@paykit/server';
 import { handleNodeRequest } from '@paykit/server/node';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -54,10 +57,70 @@ export async function startTestBackend(): Promise<TestBackend> {
     logger: { warn: () => undefined, error: () => undefined },
   });
 
+  const control = async (path: string, body: unknown) =>
+    (await (
+      await fetch(`${sandbox.url}/_sandbox${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json()) as Record<string, string>;
+  const merchant = await control('/businesses', { name: 'Harbour Cafe', country: 'SG', currency: 'SGD' });
+  const owner = await control('/users', {
+    email: 'owner@harbour.test',
+    name: 'Hana',
+    memberships: [{ business_id: merchant.id, role: 'owner' }],
+  });
+  let platform: { clientId: string; handler: PaykitHandler } | undefined;
+  let callbacks = 0;
+
   const middleware: TestBackend['middleware'] = async (ctx, next) => {
     if (ctx.path.startsWith('/paykit/')) {
       ctx.respond = false;
       await handleNodeRequest(handler, ctx.req, ctx.res);
+      return;
+    }
+    if (ctx.path.startsWith('/platform/') && platform) {
+      if (ctx.path === '/platform/oauth/callback') callbacks += 1;
+      ctx.respond = false;
+      await handleNodeRequest(platform.handler, ctx.req, ctx.res);
+      return;
+    }
+    if (ctx.path === '/__test/approve' && ctx.method === 'POST') {
+      const input = JSON.parse(await readText(ctx.req)) as Record<string, string>;
+      if (!platform) {
+        const app = await control('/apps', {
+          business_id: sandbox.seed.businessId,
+          name: 'Acme Platform',
+          redirect_uris: [input.redirect_uri],
+          scopes: ['business:read', 'payments'],
+        });
+        platform = {
+          clientId: app.client_id!,
+          handler: createPaykitHandler({
+            prefix: '/platform',
+            platform: createPlatform({
+              apiBaseUrl: sandbox.url,
+              platformKey: sandbox.seed.platformKey,
+              oauth: { clientId: app.client_id!, clientSecret: app.client_secret! },
+            }),
+            createPaymentRequest: () => ({ amount: '1.00', currency: 'SGD' }),
+            logger: { warn: () => undefined, error: () => undefined },
+          }),
+        };
+      }
+      const approved = await control('/oauth/approve', {
+        user_id: owner.id,
+        client_id: platform.clientId,
+        redirect_uri: input.redirect_uri,
+        scope: 'payments business:read',
+        state: input.state,
+        business_id: merchant.id,
+        code_challenge: input.code_challenge,
+        code_challenge_method: 'S256',
+      });
+      ctx.set('content-type', 'application/json');
+      ctx.body = JSON.stringify({ ...approved, client_id: platform.clientId });
       return;
     }
     const pay = /^\/__test\/pay\/([^/]+)\/(succeeded|failed)$/.exec(ctx.path);
@@ -73,7 +136,11 @@ export async function startTestBackend(): Promise<TestBackend> {
     }
     if (ctx.path === '/__test/config') {
       ctx.set('content-type', 'application/json');
-      ctx.body = JSON.stringify({ checkoutOrigin: sandbox.url, count: sandbox.context.state.paymentRequests.size });
+      ctx.body = JSON.stringify({
+        checkoutOrigin: sandbox.url,
+        count: sandbox.context.state.paymentRequests.size,
+        callbacks,
+      });
       return;
     }
     const hostile = /^\/hostile\/([a-z]+)\/payment-requests/.exec(ctx.path);
@@ -81,6 +148,15 @@ export async function startTestBackend(): Promise<TestBackend> {
     return next();
   };
   return { sandbox, middleware };
+}
+
+function readText(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString()));
+    req.on('error', reject);
+  });
 }
 
 async function answerHostile(ctx: KoaContext, kind: string): Promise<void> {

@@ -1,10 +1,8 @@
-import { html, LitElement, nothing } from 'lit';
+import { BusyButton } from '../busy-button.js';
 import { startCheckout } from '../checkout/start-checkout.js';
-import { PaykitCheckoutEvent, PaykitErrorEvent } from '../events.js';
-import { describeFailure } from '../http.js';
+import { PaykitCheckoutEvent } from '../events.js';
 import { messages } from '../messages.js';
 import type { ShopperChoice } from '../types.js';
-import { payButtonStyles } from './pay-button.styles.js';
 
 /**
  * A button that takes the shopper to the checkout. On click it asks the merchant's backend (`endpoint`) for
@@ -25,10 +23,9 @@ import { payButtonStyles } from './pay-button.styles.js';
  * @cssprop --paykit-font - Font family (system token).
  * @cssprop --paykit-pay-button-background - Background, over `--paykit-accent`.
  */
-export class PaykitPayButton extends LitElement {
-  static override styles = payButtonStyles;
-  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+export class PaykitPayButton extends BusyButton {
   static override properties = {
+    ...BusyButton.properties,
     endpoint: {},
     amount: {},
     currency: {},
@@ -38,8 +35,6 @@ export class PaykitPayButton extends LitElement {
     reference: {},
     merchant: {},
     checkoutOrigins: { attribute: 'checkout-origins' },
-    _busy: { state: true },
-    _error: { state: true },
   };
 
   /** Where the backend's paykit handler is mounted, such as `/paykit`. */
@@ -57,41 +52,12 @@ export class PaykitPayButton extends LitElement {
   declare merchant?: string;
   /** Space-separated origins the checkout may be on, such as `https://checkout.example`. Required. */
   declare checkoutOrigins?: string;
-  declare private _busy: boolean;
-  declare private _error: string | undefined;
 
-  /** Set synchronously on click, so that a second click in the same frame is ignored too. */
-  #inFlight = false;
+  protected readonly defaultLabel = messages.pay;
 
   constructor() {
     super();
     this.endpoint = '';
-    this._busy = false;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    addEventListener('pageshow', this.#onPageShow);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    removeEventListener('pageshow', this.#onPageShow);
-  }
-
-  override render() {
-    return html`<button
-        part="button"
-        type="button"
-        aria-busy=${this._busy}
-        aria-disabled=${this._busy}
-        @click=${this.#pay}
-      >
-        ${this._busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing}<span part="label"
-          ><slot>${messages.pay}</slot></span
-        >
-      </button>
-      ${this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing}`;
   }
 
   /** The shopper's choice as the attributes describe it. */
@@ -106,41 +72,16 @@ export class PaykitPayButton extends LitElement {
     return choice;
   }
 
-  #pay = async (): Promise<void> => {
-    if (this.#inFlight) return;
-    this.#inFlight = true;
-    this._busy = true;
-    this._error = undefined;
-    try {
-      const started = await startCheckout({
-        endpoint: this.endpoint,
-        choice: this.choice,
-        checkoutOrigins: words(this.checkoutOrigins),
-      });
-      if (this.dispatchEvent(new PaykitCheckoutEvent({ id: started.id, url: started.url }))) {
-        // The page is leaving: stay busy, so nothing else starts. Back (bfcache) resets in pageshow.
-        location.assign(started.url);
-        return;
-      }
-    } catch (error) {
-      const failure = describeFailure(error);
-      this._error = failure.message;
-      this.dispatchEvent(new PaykitErrorEvent(failure));
-    }
-    this.#reset();
-  };
-
-  #reset(): void {
-    this.#inFlight = false;
-    this._busy = false;
+  protected async act(): Promise<boolean> {
+    const started = await startCheckout({
+      endpoint: this.endpoint,
+      choice: this.choice,
+      checkoutOrigins: words(this.checkoutOrigins),
+    });
+    if (!this.dispatchEvent(new PaykitCheckoutEvent({ id: started.id, url: started.url }))) return false;
+    location.assign(started.url);
+    return true;
   }
-
-  #onPageShow = (event: PageTransitionEvent): void => {
-    if (event.persisted) {
-      this.#reset();
-      this._error = undefined;
-    }
-  };
 }
 
 function words(text: string | undefined): string[] {

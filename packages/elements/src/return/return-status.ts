@@ -1,11 +1,17 @@
 import { html, LitElement } from 'lit';
-import { PaykitErrorEvent, PaykitPaymentCompletedEvent, PaykitPaymentFailedEvent } from '../events.js';
+import { handleConnectReturn, isConnectReturn } from '../connect/handle-connect-return.js';
+import {
+  PaykitConnectedEvent,
+  PaykitErrorEvent,
+  PaykitPaymentCompletedEvent,
+  PaykitPaymentFailedEvent,
+} from '../events.js';
 import { describeFailure } from '../http.js';
 import { messages } from '../messages.js';
 import { handleReturn } from './handle-return.js';
 import { returnStatusStyles } from './return-status.styles.js';
 
-type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'error';
+type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'connected' | 'error';
 
 /** What each confirmed status says; any other status is still processing. */
 const RESULTS: Record<string, { state: State; text: string } | undefined> = {
@@ -17,12 +23,15 @@ const RESULTS: Record<string, { state: State; text: string } | undefined> = {
 /**
  * The result of a payment, on the merchant's return page. Reads `reference` from the page URL, asks the
  * backend (`endpoint`) for the confirmed status, and shows it. The `status` in the URL is never believed.
+ * On a platform's OAuth callback (`code`/`error` and `state`), it checks the state this tab issued, sends
+ * the code with its PKCE verifier to the backend, and shows the connected business.
  *
  * @tag paykit-return
  * @fires paykit-payment-completed - The backend confirms the payment. `detail`: `{ id, status, amount, currency }`.
  * @fires paykit-payment-failed - The backend confirms it failed or was canceled.
- * @fires paykit-error - The status could not be confirmed. `detail`: `{ code, message }`.
- * @csspart base - The status box; its `data-state` is `checking`, `completed`, `failed`, `canceled`, `pending` or `error`.
+ * @fires paykit-connected - The platform's backend connected the merchant. `detail`: `{ business }`.
+ * @fires paykit-error - The status could not be confirmed, or the connection was refused or cancelled. `detail`: `{ code, message }`.
+ * @csspart base - The status box; its `data-state` is `checking`, `completed`, `failed`, `canceled`, `pending`, `connected` or `error`.
  * @cssprop --paykit-success-color - Border of a completed payment.
  * @cssprop --paykit-error-color - Border of a failed payment or an error.
  */
@@ -69,6 +78,14 @@ export class PaykitReturn extends LitElement {
   async #confirm(signal: AbortSignal): Promise<void> {
     await this.updateComplete;
     try {
+      if (isConnectReturn(location.href)) {
+        this._text = messages.connecting;
+        const business = await handleConnectReturn({ endpoint: this.endpoint });
+        this._state = 'connected';
+        this._text = `${messages.connected}${business.name}.`;
+        this.dispatchEvent(new PaykitConnectedEvent({ business }));
+        return;
+      }
       const status = await handleReturn({
         endpoint: this.endpoint,
         signal,

@@ -2,9 +2,9 @@ import { css } from 'lit';
 
 /**
  * Two layers of custom properties: the system tokens (`--paykit-accent`, `--paykit-radius`, `--paykit-font`)
- * that theme every paykit element, then per-element ones (`--paykit-pay-button-*`) that default to them.
+ * that theme every paykit element, then per-element ones (`--paykit-pay-button-*`, which the connect button shares) that default to them.
  */
-export const payButtonStyles = css`
+export const buttonStyles = css`
   :host {
     display: inline-block;
   }

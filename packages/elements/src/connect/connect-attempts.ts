@@ -1,0 +1,58 @@
+/**
+ * The connect attempts of this tab: one sessionStorage entry per `state` (so that two tabs, or two attempts,
+ * never share a slot), holding the PKCE verifier. An entry expires after ten minutes and, once its callback is
+ * handled, becomes a tombstone so that a reload or a replay is told "already handled" rather than "unknown".
+ */
+import { PaykitError } from '@paykit/core/browser';
+import { messages } from '../messages.js';
+
+const PREFIX = 'paykit:connect:';
+/** How long a connect attempt may take, from click to callback. */
+export const ATTEMPT_TTL_MS = 10 * 60_000;
+
+/** What is kept for one attempt. */
+export interface ConnectAttempt {
+  codeVerifier: string;
+  redirectUri: string;
+  createdAt: number;
+}
+
+type Stored = ConnectAttempt | { usedAt: number };
+
+/** Keeps a new attempt under its state, and forgets expired ones. */
+export function saveAttempt(storage: Storage, state: string, attempt: ConnectAttempt): void {
+  purgeExpired(storage, attempt.createdAt);
+  storage.setItem(PREFIX + state, JSON.stringify(attempt));
+}
+
+/**
+ * Takes the attempt of `state` out, leaving a tombstone: it can be taken once. Throws `state_unknown`,
+ * `state_expired` or `state_used`.
+ */
+export function consumeAttempt(storage: Storage, state: string, now = Date.now()): ConnectAttempt {
+  const raw = storage.getItem(PREFIX + state);
+  let stored: Stored | undefined;
+  try {
+    stored = raw === null ? undefined : (JSON.parse(raw) as Stored);
+  } catch {
+    stored = undefined;
+  }
+  if (!stored) throw new PaykitError('state_unknown', messages.stateUnknown);
+  if ('usedAt' in stored) throw new PaykitError('state_used', messages.stateUsed);
+  storage.setItem(PREFIX + state, JSON.stringify({ usedAt: now }));
+  if (now - stored.createdAt > ATTEMPT_TTL_MS) throw new PaykitError('state_expired', messages.stateExpired);
+  return stored;
+}
+
+function purgeExpired(storage: Storage, now: number): void {
+  for (let i = storage.length - 1; i >= 0; i -= 1) {
+    const key = storage.key(i);
+    if (!key?.startsWith(PREFIX)) continue;
+    try {
+      const stored = JSON.parse(storage.getItem(key) ?? '') as Stored;
+      if (now - ('usedAt' in stored ? stored.usedAt : stored.createdAt) > ATTEMPT_TTL_MS) storage.removeItem(key);
+    } catch {
+      storage.removeItem(key);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The OAuth callback on the platform's return page. The `state` must be one this tab issued, not yet used and
+ * not expired; it is consumed before any network call, and the URL is cleaned, so that a reload, Back or a
+ * second mount never sends the code twice. Then the code and its verifier go to the platform's backend.
+ */
+import { PaykitError } from '@paykit/core/browser';
+import { trimSlash } from '../checkout/start-checkout.js';
+import { callBackend } from '../http.js';
+import { messages } from '../messages.js';
+import type { ConnectedBusiness } from '../types.js';
+import { consumeAttempt } from './connect-attempts.js';
+
+/** Options of {@link handleConnectReturn}. */
+export interface HandleConnectReturnOptions {
+  /** Where the platform's paykit handler is mounted, such as `/paykit`. */
+  endpoint: string;
+  /** The callback URL. Default: the page's (which is then cleaned with `history.replaceState`). */
+  url?: string;
+  storage?: Storage;
+  fetch?: typeof fetch;
+}
+
+/** Callbacks being handled, by state: a second mount while the first runs (React StrictMode) shares its work. */
+const inFlight = new Map<string, Promise<ConnectedBusiness>>();
+
+/** True when `url` looks like an OAuth callback (`code`, `error` or `state` in its query). */
+export function isConnectReturn(url: string): boolean {
+  const query = new URL(url).searchParams;
+  return query.has('code') || query.has('error') || query.has('state');
+}
+
+/** Handles the callback; resolves with the connected business. */
+export function handleConnectReturn(options: HandleConnectReturnOptions): Promise<ConnectedBusiness> {
+  const ownUrl = options.url === undefined;
+  const url = new URL(options.url ?? location.href);
+  const query = url.searchParams;
+  for (const name of ['code', 'state', 'error']) {
+    if (query.getAll(name).length > 1)
+      return Promise.reject(new PaykitError('duplicate_parameter', messages.stateUnknown));
+  }
+  const state = query.get('state');
+  if (!state) return Promise.reject(new PaykitError('state_missing', messages.stateMissing));
+  const running = inFlight.get(state);
+  if (running) return running;
+
+  const work = (async () => {
+    const attempt = consumeAttempt(options.storage ?? sessionStorage, state);
+    const error = query.get('error');
+    const code = query.get('code');
+    if (ownUrl) {
+      // Keep only `state`: a reload then finds the used state and says "already handled".
+      history.replaceState(history.state, '', `${url.pathname}?state=${encodeURIComponent(state)}`);
+    }
+    if (error !== null) {
+      const detail = query.get('error_description');
+      throw new PaykitError(
+        error === 'access_denied' ? 'access_denied' : 'upstream_error',
+        error === 'access_denied'
+          ? messages.connectCancelled
+          : `${messages.connectFailed}${detail ? ` (${detail})` : ''}`,
+      );
+    }
+    if (!code) throw new PaykitError('validation_failed', messages.stateMissing);
+    const answer = await callBackend(`${trimSlash(options.endpoint)}/oauth/callback`, {
+      method: 'POST',
+      body: { code, code_verifier: attempt.codeVerifier, redirect_uri: attempt.redirectUri },
+      fetch: options.fetch,
+    });
+    const business = answer.business as ConnectedBusiness | undefined;
+    if (!business || typeof business.name !== 'string')
+      throw new PaykitError('upstream_invalid_response', messages.invalidAnswer);
+    return business;
+  })();
+  inFlight.set(state, work);
+  // Only while running: afterwards the state is used, and a later mount (a reload) must be told so.
+  void work.then(
+    () => inFlight.delete(state),
+    () => inFlight.delete(state),
+  );
+  return work;
+}
