@@ -6,11 +6,12 @@ import { formatMinor, parseAmount } from '@paykit/core';
 import type { Product } from './catalogue.js';
 
 /** Escapes text for HTML content and attribute values. */
-function escape(text: string): string {
+export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function layout(title: string, body: string): string {
+/** The frame of every demo page: one stylesheet, one script tag, no inline script or style. */
+export function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -57,7 +58,7 @@ export function storePage(products: readonly Product[], checkoutOrigin: string):
   return layout(
     'Shop',
     `<h1>Shop</h1>
-    <p class="lead">Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
+    <p class="lead">A platform? See <a href="/platform">Acme Marketplace</a>. Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
     server for the real outcome. <a href="/orders">Orders</a> lists what the webhooks confirmed.</p>
     <section class="products">${cards}</section>`,
   );

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { PRODUCTS, productOf } from './catalogue.js';
 import { OrderBook } from './orders.js';
 import { returnPage, storePage } from './pages.js';
+import { startPlatformDemo, type PlatformDemo } from './platform.js';
 
 /** Options of {@link startDemo}. */
 export interface DemoOptions {
@@ -27,6 +28,8 @@ export interface RunningDemo {
   readonly sandbox: RunningSandbox;
   /** What the webhooks confirmed. */
   readonly orders: OrderBook;
+  /** The demo platform (`/platform`). */
+  readonly platform: PlatformDemo;
   close(): Promise<void>;
 }
 
@@ -44,12 +47,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const sandbox = await startSandbox({ port: options.sandboxPort ?? 4010 });
   const orders = new OrderBook();
   let paykit: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let platform: { demo: PlatformDemo; listener: (req: IncomingMessage, res: ServerResponse) => void } | undefined;
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://demo').pathname;
     if (path === '/paykit' || path.startsWith('/paykit/')) return paykit?.(req, res);
+    if (path.startsWith('/platform/paykit/')) return platform?.listener(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
     if (path === '/') return page(res, storePage(PRODUCTS, sandbox.url), sandbox.url);
     if (path === '/return') return page(res, returnPage(), sandbox.url, 'no-referrer');
+    if (path === '/platform' && platform) return page(res, platform.demo.page(), sandbox.url);
+    if (path === '/platform/return' && platform)
+      return page(res, platform.demo.returnPage(), sandbox.url, 'no-referrer');
     if (path === '/orders') return send(res, 200, 'application/json', JSON.stringify(orders.list(), null, 2));
     const asset = ASSETS[path];
     if (asset) {
@@ -85,10 +93,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       onEvent: (event) => orders.record(event),
     }),
   );
+  const platformDemo = await startPlatformDemo(sandbox, url);
+  platform = { demo: platformDemo, listener: toNodeListener(platformDemo.handler) };
   return {
     url,
     sandbox,
     orders,
+    platform: platformDemo,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,85 @@
+/**
+ * The platform flow as a merchant and then a shopper live it, in Chromium: "Connect with Payments" on the demo
+ * marketplace, sign-in and consent on the sandbox dashboard, the callback, and a payment taken for the connected
+ * merchant with the platform's commission.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MERCHANT } from '../../demo/platform.js';
+import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
+import { launchChromium } from '../support/browser.js';
+
+let demo: RunningDemo;
+let browser: Browser;
+
+beforeAll(async () => {
+  demo = await startDemo({ port: 0, sandboxPort: 0 });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+async function openMarketplace(): Promise<{ page: Page; problems: string[] }> {
+  const page = await (await browser.newContext()).newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(String(error)));
+  await page.goto(`${demo.url}/platform`);
+  return { page, problems };
+}
+
+/** Clicks "Connect with Payments" and signs in on the sandbox dashboard, up to the consent page. */
+async function reachConsent(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Connect with Payments' }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard/sign-in');
+  await page.getByLabel('Email').fill(DEMO_MERCHANT.ownerEmail);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/oauth/authorize');
+}
+
+const status = (page: Page) => page.locator('paykit-return').getByRole('status');
+
+describe('platform flow in Chromium', () => {
+  it('a merchant connects; a reload says "already handled"; a shopper pays it with the commission', async () => {
+    const { page, problems } = await openMarketplace();
+    await reachConsent(page);
+    expect(await page.textContent('h1')).toContain('Acme Marketplace wants to connect');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.waitForURL((url) => url.origin === demo.url && url.pathname === '/platform/return');
+    await expect
+      .poll(() => status(page).textContent(), { timeout: 10_000 })
+      .toBe(`Connected to ${DEMO_MERCHANT.name}.`);
+    expect(new URL(page.url()).searchParams.has('code')).toBe(false);
+    expect(demo.platform.connected.size).toBe(1);
+
+    await page.reload();
+    await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/already handled/);
+
+    await page.goto(`${demo.url}/platform`);
+    await page.getByRole('button', { name: `Pay the deposit to ${DEMO_MERCHANT.name}` }).click();
+    await page.waitForURL((url) => url.origin === demo.sandbox.url);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL((url) => url.pathname === '/platform/return');
+    await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/Payment received/);
+    const balance = await fetch(`${demo.sandbox.url}/_sandbox/businesses/${demo.sandbox.seed.businessId}/balance`);
+    expect(((await balance.json()) as { available: string }).available).toBe('1.00');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a merchant who denies sees "cancelled", and nothing is connected', async () => {
+    const before = demo.platform.connected.size;
+    const { page, problems } = await openMarketplace();
+    await reachConsent(page);
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL((url) => url.pathname === '/platform/return');
+    await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/Connection cancelled/);
+    expect(demo.platform.connected.size).toBe(before);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
