@@ -53,6 +53,13 @@ export class PaykitConnectedEvent extends Event {
   }
 }
 
+/** Fired by `<paykit-return>` when the merchant declined the connection on the consent page. */
+export class PaykitConnectDeniedEvent extends Event {
+  constructor(readonly detail: { readonly description: string | undefined }) {
+    super('paykit-connect-denied', init);
+  }
+}
+
 declare global {
   interface HTMLElementEventMap {
     'paykit-checkout': PaykitCheckoutEvent;
@@ -61,5 +68,6 @@ declare global {
     'paykit-payment-failed': PaykitPaymentFailedEvent;
     'paykit-connect': PaykitConnectEvent;
     'paykit-connected': PaykitConnectedEvent;
+    'paykit-connect-denied': PaykitConnectDeniedEvent;
   }
 }

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import type { PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
+import type { PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
 import '../return/define.js';
 import type { PaykitReturn } from '../return/return-status.js';
 import { approveOnDashboard, backendState, next } from '../test-config.js';
@@ -43,7 +43,8 @@ describe('<paykit-return> on an OAuth callback', () => {
     await el.updateComplete;
     expect(box(el).dataset.state).to.equal('connected');
     expect(box(el).textContent).to.contain('Connected to Harbour Cafe');
-    expect(location.search).to.equal(`?state=${state}`);
+    expect(location.search).to.equal('');
+    expect(state).to.have.length(43);
 
     const reload = next<PaykitErrorEvent>(document, 'paykit-error');
     await fixture(html`<paykit-return endpoint="/platform"></paykit-return>`);
@@ -96,12 +97,13 @@ describe('<paykit-return> on an OAuth callback', () => {
       dashboardUrl: dashboard,
     });
     const before = (await backendState()).callbacks;
-    const cancelled = next<PaykitErrorEvent>(document, 'paykit-error');
+    const cancelled = next<PaykitConnectDeniedEvent>(document, 'paykit-connect-denied');
     const el = await mountReturn(
       `error=access_denied&error_description=${encodeURIComponent('<img src=x onerror=alert(1)>')}&state=${state}`,
     );
-    expect((await cancelled).detail.code).to.equal('access_denied');
+    expect((await cancelled).detail.description).to.equal('<img src=x onerror=alert(1)>');
     await el.updateComplete;
+    expect(box(el).dataset.state).to.equal('canceled');
     expect(box(el).textContent).to.contain('Connection cancelled');
     expect(el.shadowRoot!.querySelector('img')).to.equal(null);
     expect((await backendState()).callbacks).to.equal(before);

@@ -23,10 +23,18 @@ export interface HandleConnectReturnOptions {
 /** Callbacks being handled, by state: a second mount while the first runs (React StrictMode) shares its work. */
 const inFlight = new Map<string, Promise<ConnectedBusiness>>();
 
-/** True when `url` looks like an OAuth callback (`code`, `error` or `state` in its query). */
-export function isConnectReturn(url: string): boolean {
-  const query = new URL(url).searchParams;
-  return query.has('code') || query.has('error') || query.has('state');
+/** Remembers the path of the last handled callback, whose URL was cleaned: a reload there is "already handled". */
+const HANDLED = 'paykit:connect-handled';
+
+/**
+ * True when `url` is an OAuth callback (`code`, `error` or `state` in its query), or the cleaned URL of a
+ * callback this tab already handled.
+ */
+export function isConnectReturn(url: string, storage: Storage = sessionStorage): boolean {
+  const parsed = new URL(url);
+  const query = parsed.searchParams;
+  if (query.has('code') || query.has('error') || query.has('state')) return true;
+  return parsed.search === '' && storage.getItem(HANDLED) === parsed.pathname;
 }
 
 /** Handles the callback; resolves with the connected business. */
@@ -38,19 +46,26 @@ export function handleConnectReturn(options: HandleConnectReturnOptions): Promis
     if (query.getAll(name).length > 1)
       return Promise.reject(new PaykitError('duplicate_parameter', messages.stateUnknown));
   }
+  const storage = options.storage ?? sessionStorage;
   const state = query.get('state');
-  if (!state) return Promise.reject(new PaykitError('state_missing', messages.stateMissing));
+  if (!state) {
+    const reloaded = !query.has('code') && !query.has('error') && storage.getItem(HANDLED) === url.pathname;
+    return Promise.reject(
+      reloaded
+        ? new PaykitError('state_used', messages.stateUsed)
+        : new PaykitError('state_missing', messages.stateMissing),
+    );
+  }
   const running = inFlight.get(state);
   if (running) return running;
 
   const work = (async () => {
-    const attempt = consumeAttempt(options.storage ?? sessionStorage, state);
+    const attempt = consumeAttempt(storage, state);
     const error = query.get('error');
     const code = query.get('code');
-    if (ownUrl) {
-      // Keep only `state`: a reload then finds the used state and says "already handled".
-      history.replaceState(history.state, '', `${url.pathname}?state=${encodeURIComponent(state)}`);
-    }
+    storage.setItem(HANDLED, url.pathname);
+    // The code leaves the address bar (and the history, and any later Referer) before it is sent anywhere.
+    if (ownUrl) history.replaceState(history.state, '', `${url.pathname}${url.hash}`);
     if (error !== null) {
       const detail = query.get('error_description');
       throw new PaykitError(

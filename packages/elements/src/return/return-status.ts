@@ -1,6 +1,8 @@
+import { isPaykitError } from '@paykit/core/browser';
 import { html, LitElement } from 'lit';
 import { handleConnectReturn, isConnectReturn } from '../connect/handle-connect-return.js';
 import {
+  PaykitConnectDeniedEvent,
   PaykitConnectedEvent,
   PaykitErrorEvent,
   PaykitPaymentCompletedEvent,
@@ -30,6 +32,7 @@ const RESULTS: Record<string, { state: State; text: string } | undefined> = {
  * @fires paykit-payment-completed - The backend confirms the payment. `detail`: `{ id, status, amount, currency }`.
  * @fires paykit-payment-failed - The backend confirms it failed or was canceled.
  * @fires paykit-connected - The platform's backend connected the merchant. `detail`: `{ business }`.
+ * @fires paykit-connect-denied - The merchant declined on the consent page. `detail`: `{ description }`.
  * @fires paykit-error - The status could not be confirmed, or the connection was refused or cancelled. `detail`: `{ code, message }`.
  * @csspart base - The status box; its `data-state` is `checking`, `completed`, `failed`, `canceled`, `pending`, `connected` or `error`.
  * @cssprop --paykit-success-color - Border of a completed payment.
@@ -77,6 +80,8 @@ export class PaykitReturn extends LitElement {
 
   async #confirm(signal: AbortSignal): Promise<void> {
     await this.updateComplete;
+    // Read before the callback handling cleans the address bar.
+    const description = new URL(location.href).searchParams.get('error_description') ?? undefined;
     try {
       if (isConnectReturn(location.href)) {
         this._text = messages.connecting;
@@ -98,6 +103,12 @@ export class PaykitReturn extends LitElement {
       else if (result.state !== 'pending') this.dispatchEvent(new PaykitPaymentFailedEvent(status));
     } catch (error) {
       if (signal.aborted) return;
+      if (isPaykitError(error, 'access_denied')) {
+        this._state = 'canceled';
+        this._text = error.message;
+        this.dispatchEvent(new PaykitConnectDeniedEvent({ description }));
+        return;
+      }
       const failure = describeFailure(error);
       this._state = 'error';
       this._text = failure.message;
