@@ -4,7 +4,14 @@
  * It runs beside the demo shop on the same server, under `/platform`.
  */
 import type { RunningSandbox } from '@paykit/sandbox';
-import { createPaykitHandler, createPlatform, type ConnectedBusiness, type PaykitHandler } from '@paykit/server';
+import { formatMinor, parseAmount, type PaymentRequest } from '@paykit/core';
+import {
+  createPaykitHandler,
+  createPlatform,
+  type ConnectedBusiness,
+  type PaykitHandler,
+  type Platform,
+} from '@paykit/server';
 import { escape, layout } from './pages.js';
 
 /** The demo merchant that connects to the platform, and its owner on the sandbox dashboard. */
@@ -17,8 +24,8 @@ const SERVICE = { name: 'Table booking deposit', amount: '20.00', currency: 'SGD
 export interface PlatformDemo {
   /** The platform's paykit handler, under `/platform/paykit`. */
   handler: PaykitHandler;
-  /** The onboarding page. */
-  page(): string;
+  /** The onboarding page: connected merchants, their payments, and the commission earned. */
+  page(): Promise<string>;
   /** The page merchants and shoppers come back to. */
   returnPage(): string;
   /** Merchants connected so far. */
@@ -52,14 +59,15 @@ export async function startPlatformDemo(sandbox: RunningSandbox, siteUrl: string
   });
 
   const connected = new Map<string, ConnectedBusiness>();
+  const platform: Platform = createPlatform({
+    apiBaseUrl: sandbox.url,
+    platformKey: sandbox.seed.platformKey,
+    oauth: { clientId: app.client_id!, clientSecret: app.client_secret!, redirectUris: [redirectUri] },
+    onRevoked: (businessId) => void connected.delete(businessId),
+  });
   const handler = createPaykitHandler({
     prefix: '/platform/paykit',
-    platform: createPlatform({
-      apiBaseUrl: sandbox.url,
-      platformKey: sandbox.seed.platformKey,
-      oauth: { clientId: app.client_id!, clientSecret: app.client_secret!, redirectUris: [redirectUri] },
-      onRevoked: (businessId) => void connected.delete(businessId),
-    }),
+    platform,
     onConnected: (business) => void connected.set(business.businessId, business),
     createPaymentRequest: () => ({
       amount: SERVICE.amount,
@@ -73,8 +81,21 @@ export async function startPlatformDemo(sandbox: RunningSandbox, siteUrl: string
   return {
     handler,
     connected,
-    page: () =>
-      layout(
+    page: async () => {
+      const rows = await Promise.all(
+        [...connected.values()].map(async (merchant) => ({
+          merchant,
+          payments: await paymentsOf(platform, merchant.businessId),
+        })),
+      );
+      const earned = rows
+        .flatMap(({ payments }) => payments)
+        .filter((p) => p.status === 'completed')
+        .reduce((sum, p) => {
+          const commission = parseAmount(p.platform_commission_amount);
+          return sum + (commission.ok ? commission.minor : 0);
+        }, 0);
+      return layout(
         'Acme Marketplace',
         `<h1>Acme Marketplace</h1>
         <p class="lead">Merchants connect their payment account; the marketplace then takes deposits for them and keeps
@@ -83,22 +104,30 @@ export async function startPlatformDemo(sandbox: RunningSandbox, siteUrl: string
         <paykit-connect-button client-id="${escape(app.client_id!)}" redirect-uri="${escape(redirectUri)}"
           scope="payments business:read" dashboard-url="${escape(sandbox.url)}"></paykit-connect-button>
         <h2>Connected merchants</h2>
+        <p class="earned">Commission earned: ${escape(SERVICE.currency)} ${formatMinor(earned)}</p>
         ${
-          connected.size === 0
+          rows.length === 0
             ? '<p>None yet.</p>'
-            : [...connected.values()]
+            : rows
                 .map(
-                  ({ businessId, business }) => `<article class="product" data-merchant="${escape(businessId)}">
+                  ({
+                    merchant: { businessId, business },
+                    payments,
+                  }) => `<article class="product" data-merchant="${escape(businessId)}">
           <h2>${escape(business.name)}</h2>
           <p class="price">${escape(SERVICE.name)}: ${escape(SERVICE.currency)} ${escape(SERVICE.amount)}</p>
           <paykit-pay-button endpoint="/platform/paykit" merchant="${escape(businessId)}" reference="deposit"
             amount="${escape(SERVICE.amount)}" currency="${escape(SERVICE.currency)}"
             checkout-origins="${escape(sandbox.url)}">Pay the deposit to ${escape(business.name)}</paykit-pay-button>
+          <ul class="payments">${payments
+            .map((p) => `<li>${escape(p.amount)} ${escape(p.currency.toUpperCase())}: ${escape(p.status)}</li>`)
+            .join('')}</ul>
         </article>`,
                 )
                 .join('')
         }`,
-      ),
+      );
+    },
     returnPage: () =>
       layout(
         'Acme Marketplace',
@@ -107,4 +136,13 @@ export async function startPlatformDemo(sandbox: RunningSandbox, siteUrl: string
         <p><a href="/platform">Back to the marketplace</a></p>`,
       ),
   };
+}
+
+/** The latest payments of a connected merchant; none when it can no longer be reached (revoked). */
+async function paymentsOf(platform: Platform, businessId: string): Promise<PaymentRequest[]> {
+  try {
+    return (await platform.merchant(businessId).listPaymentRequests({ perPage: 20 })).data;
+  } catch {
+    return [];
+  }
 }

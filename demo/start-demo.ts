@@ -55,7 +55,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
     if (path === '/') return page(res, storePage(PRODUCTS, sandbox.url), sandbox.url);
     if (path === '/return') return page(res, returnPage(), sandbox.url, 'no-referrer');
-    if (path === '/platform' && platform) return page(res, platform.demo.page(), sandbox.url);
+    if (path === '/platform' && platform) {
+      platform.demo.page().then(
+        (html) => page(res, html, sandbox.url),
+        () => send(res, 500, 'text/plain', 'The platform page failed'),
+      );
+      return;
+    }
     if (path === '/platform/return' && platform)
       return page(res, platform.demo.returnPage(), sandbox.url, 'no-referrer');
     if (path === '/orders') return send(res, 200, 'application/json', JSON.stringify(orders.list(), null, 2));

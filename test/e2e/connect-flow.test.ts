@@ -44,8 +44,13 @@ async function reachConsent(page: Page): Promise<void> {
 const status = (page: Page) => page.locator('paykit-return').getByRole('status');
 
 describe('platform flow in Chromium', () => {
-  it('a merchant connects; a reload says "already handled"; a shopper pays it with the commission', async () => {
+  it('a merchant connects; a reload says "already handled"; a shopper pays it with the commission; the merchant revokes', async () => {
     const { page, problems } = await openMarketplace();
+    const callbacks: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.url().includes('/platform/return?code='))
+        callbacks.push(request.url());
+    });
     await reachConsent(page);
     expect(await page.textContent('h1')).toContain('Acme Marketplace wants to connect');
     await page.getByRole('button', { name: 'Connect' }).click();
@@ -53,7 +58,7 @@ describe('platform flow in Chromium', () => {
     await expect
       .poll(() => status(page).textContent(), { timeout: 10_000 })
       .toBe(`Connected to ${DEMO_MERCHANT.name}.`);
-    expect(new URL(page.url()).searchParams.has('code')).toBe(false);
+    expect(new URL(page.url()).search).toBe('');
     expect(demo.platform.connected.size).toBe(1);
 
     await page.reload();
@@ -67,7 +72,47 @@ describe('platform flow in Chromium', () => {
     await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/Payment received/);
     const balance = await fetch(`${demo.sandbox.url}/_sandbox/businesses/${demo.sandbox.seed.businessId}/balance`);
     expect(((await balance.json()) as { available: string }).available).toBe('1.00');
+    await page.goto(`${demo.url}/platform`);
+    expect(await page.textContent('.earned')).toBe('Commission earned: SGD 1.00');
+
+    // The code, replayed: by another tab it is an unknown state; straight at the backend the exchange is refused
+    // (and the authorization server revokes what the code issued, RFC 6749 section 4.1.2: so this comes last).
+    const [callback] = callbacks;
+    const stranger = await (await browser.newContext()).newPage();
+    await stranger.goto(callback!);
+    await expect
+      .poll(() => status(stranger).textContent(), { timeout: 10_000 })
+      .toMatch(/not started in this browser tab/);
+    const code = new URL(callback!).searchParams.get('code');
+    const replay = await fetch(`${demo.url}/platform/paykit/oauth/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: demo.url },
+      body: JSON.stringify({ code, code_verifier: 'x'.repeat(43), redirect_uri: `${demo.url}/platform/return` }),
+    });
+    expect(replay.status).toBe(401);
+
     expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  // The platform learns of the revocation at its next call (here: listing the merchant's payments for the page).
+  it('a merchant who revokes the app on the dashboard is dropped by the platform at its next call', async () => {
+    const { page } = await openMarketplace();
+    await reachConsent(page);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/Connected to/);
+    await page.goto(`${demo.sandbox.url}/dashboard/connected-apps`);
+    await page.getByRole('button', { name: 'Revoke' }).first().click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/connected-apps');
+    await page.goto(`${demo.url}/platform`);
+    await page.getByRole('button', { name: `Pay the deposit to ${DEMO_MERCHANT.name}` }).click();
+    const error = page.locator('paykit-pay-button').first().locator('[part=error]');
+    await expect
+      .poll(() => error.textContent(), { timeout: 10_000 })
+      .toMatch(/not connected to the platform|could not start the checkout/);
+    expect(demo.platform.connected.size).toBe(0);
+    await page.reload();
+    expect(await page.textContent('main')).toContain('None yet.');
     await page.close();
   });
 
