@@ -12,6 +12,9 @@ import { chargeRoutes } from './routes/charges.js';
 import { controlRoutes } from './routes/control.js';
 import { paymentRequestRoutes } from './routes/payment-requests.js';
 import { oauthTokenRoute } from './routes/oauth-token.js';
+import { moneyRoutes } from './routes/money.js';
+import { commerceRoutes } from './routes/commerce.js';
+import { terminalPages } from './pages/terminal.js';
 import { authorizePages } from './pages/authorize.js';
 import { dashboardPages } from './pages/dashboard.js';
 
@@ -38,6 +41,8 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   });
   v1.route('/', paymentRequestRoutes(sandbox));
   v1.route('/', chargeRoutes(sandbox));
+  v1.route('/', moneyRoutes(sandbox));
+  v1.route('/', commerceRoutes(sandbox));
 
   // The token endpoint takes client credentials in its body, not the /v1 headers: mounted before /v1.
   app.route('/v1/open/oauth/token', oauthTokenRoute(sandbox));
@@ -46,6 +51,7 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   app.route('/dashboard', dashboardPages(sandbox));
   app.route('/_sandbox', controlRoutes(sandbox));
   app.route('/checkout', checkoutPages(sandbox));
+  app.route('/terminal', terminalPages(sandbox));
   app.get('/_assets/sandbox.css', (c) => c.body(SANDBOX_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
 
   app.notFound((c) =>

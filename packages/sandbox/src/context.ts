@@ -11,6 +11,8 @@ export interface SandboxContext {
   readonly oauth: OAuthState;
   /** The token endpoint's 90 requests a minute per client. */
   readonly tokenRateLimit: RateLimit;
+  /** The fixed segment of `GET /v1/balances/{segment}/transactions` (spec 4.6 withholds it). Default `processor`. */
+  readonly balanceProcessorSegment: string;
   /** The origin the sandbox is reachable at, e.g. `http://127.0.0.1:4010` (checkout URLs start with it). */
   readonly publicUrl: () => string;
 }

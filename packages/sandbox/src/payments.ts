@@ -2,6 +2,8 @@
  * What happens when a shopper pays or fails on the checkout page (or a test says so): a charge is written,
  * the payment request moves to its final status, and the events of spec section 6 go out.
  */
+import { minorToMajor } from '@paykit/core';
+import { isoWithoutOffset } from './clock.js';
 import { SandboxError } from './errors.js';
 import { newId } from './ids.js';
 import { chargeJson, paymentRequestJson } from './serialize.js';
@@ -49,6 +51,7 @@ export function completePayment(
   charge.status = outcome;
   request.status = outcome === 'succeeded' ? 'completed' : 'failed';
   if (outcome === 'succeeded') {
+    recordPaidRequest(sandbox, request, charge);
     state.ledger.recordCharge({
       chargeId: charge.id,
       businessId: request.businessId,
@@ -72,4 +75,52 @@ export function completePayment(
     requestTargets,
   );
   return charge;
+}
+
+/** What a paid request leaves behind besides the charge: an order, and a saved card when one was asked for. */
+function recordPaidRequest(sandbox: SandboxContext, request: PaymentRequestRecord, charge: ChargeRecord): void {
+  const { resources } = sandbox.state;
+  const now = isoWithoutOffset(new Date());
+  resources.add('orders', request.businessId, {
+    status: 'paid',
+    amount: minorToMajor(request.amountMinor),
+    currency: request.currency,
+    payment_request_id: request.id,
+    created_at: now,
+  });
+  if (!request.saveCard) return;
+  resources.add('saved_cards', request.businessId, {
+    business_recurring_plans_id: null,
+    customer_name: request.email ?? 'Sandbox shopper',
+    customer_email: request.email ?? 'shopper@example.test',
+    customer_phone_number: null,
+    customer_phone_number_country_code: null,
+    name: request.purpose ?? 'Saved card',
+    description: request.purpose ?? '',
+    reference: request.id,
+    cycle: 'save_card',
+    cycle_repeat: null,
+    cycle_frequency: null,
+    currency: request.currency,
+    price: minorToMajor(request.amountMinor),
+    amount: minorToMajor(request.amountMinor),
+    times_to_be_charged: null,
+    times_charged: 0,
+    status: 'active',
+    send_email: 0,
+    save_card: 1,
+    redirect_url: request.redirectUrl ?? '',
+    payment_methods: ['card'],
+    payment_provider_charge_method: 'card',
+    created_at: now,
+    updated_at: now,
+    pause_from: null,
+    pause_until: null,
+    expires_at: null,
+    url: `${sandbox.publicUrl()}/checkout/${request.id}`,
+    dbs_dda_reference: '',
+    total_charge: minorToMajor(request.amountMinor),
+    payment_method: { card: { brand: 'visa', last4: '4242' } },
+    charge_id: charge.id,
+  });
 }

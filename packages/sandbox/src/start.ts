@@ -22,6 +22,8 @@ export interface SandboxOptions {
   webhooks?: WebhookDispatcherOptions;
   /** The authorization server: access-token lifetime (default one year, spec 2.8) and token-endpoint limit (90/min). */
   oauth?: { accessTokenTtlSeconds?: number; tokenRequestsPerMinute?: number };
+  /** The processor segment of the balance-transactions path. Default `processor` (paykit's choice; the spec withholds it). */
+  balanceProcessorSegment?: string;
 }
 
 /** A running sandbox. */
@@ -53,6 +55,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     state: new SandboxState(),
     webhooks: new WebhookDispatcher(options.webhooks),
     oauth: new OAuthState(options.oauth?.accessTokenTtlSeconds),
+    balanceProcessorSegment: options.balanceProcessorSegment ?? 'processor',
     tokenRateLimit: new RateLimit(options.oauth?.tokenRequestsPerMinute ?? 90, 60_000),
     publicUrl: () => url,
   };

@@ -3,6 +3,7 @@
  * `reset()` empties it and seeds the demo business again.
  */
 import { Ledger } from './ledger.js';
+import { ResourceStore } from './resources.js';
 import { timingSafeEqual } from 'node:crypto';
 import { newId, newSecret } from './ids.js';
 import { SANDBOX_SEED } from './seed.js';
@@ -31,6 +32,8 @@ export interface PaymentRequestRecord {
   paymentMethods: string[];
   wifiTerminalId: string | null;
   allowRepeatedPayments: boolean;
+  /** Save the card on payment (a saved-card billing record). */
+  saveCard: boolean;
   platformCommissionMinor: number | null;
   /** The platform business whose key created the request, when one was used. */
   platformBusinessId: string | null;
@@ -46,7 +49,7 @@ export interface ChargeRecord {
   paymentRequestId: string;
   amountMinor: number;
   currency: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  status: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'partially_refunded';
   paymentMethod: string;
   platformBusinessId: string | null;
   createdAt: Date;
@@ -66,6 +69,7 @@ export class SandboxState {
   readonly charges = new Map<string, ChargeRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpoint>();
   readonly ledger = new Ledger();
+  readonly resources = new ResourceStore();
 
   constructor() {
     this.reset();
@@ -78,6 +82,7 @@ export class SandboxState {
     this.charges.clear();
     this.webhookEndpoints.clear();
     this.ledger.reset();
+    this.resources.reset();
     this.businesses.set(SANDBOX_SEED.businessId, {
       id: SANDBOX_SEED.businessId,
       name: SANDBOX_SEED.name,

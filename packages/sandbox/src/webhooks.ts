@@ -7,10 +7,16 @@ import type { WebhookEventType } from '@paykit/core';
 import { isoWithoutOffset } from './clock.js';
 import { newId } from './ids.js';
 
+/**
+ * The kinds the sandbox sends: spec section 6's, plus `refund.succeeded` to a refund's `webhook` (spec 6 rule 4
+ * names the field but not the event; this name is the sandbox's).
+ */
+export type SandboxEventType = WebhookEventType | 'refund.succeeded';
+
 /** An event as the sandbox sends it (the shape core's `webhookEventSchema` reads). */
 export interface SandboxEvent {
   id: string;
-  type: WebhookEventType;
+  type: SandboxEventType;
   created_at: string;
   business_id: string;
   data: { object: Record<string, unknown> & { id: string } };
@@ -19,7 +25,7 @@ export interface SandboxEvent {
 /** One event on its way to one URL. */
 export interface WebhookDelivery {
   id: string;
-  event: WebhookEventType;
+  event: SandboxEventType;
   event_id: string;
   url: string;
   status: 'pending' | 'delivered' | 'failed';
@@ -52,7 +58,7 @@ export class WebhookDispatcher {
   }
 
   /** Builds an event and queues one delivery per distinct URL. Returns the event. */
-  emit(type: WebhookEventType, businessId: string, object: SandboxEvent['data']['object'], urls: Iterable<string>) {
+  emit(type: SandboxEventType, businessId: string, object: SandboxEvent['data']['object'], urls: Iterable<string>) {
     const event: SandboxEvent = {
       id: `evt_${newId()}`,
       type,

@@ -51,6 +51,8 @@ export const paymentRequestCreateSchema = z
       .optional(),
     wifi_terminal_id: z.string().min(1).max(64, 'must be at most 64 characters').optional(),
     allow_repeated_payments: booleanish.optional(),
+    /** Saves the card for later charges (a saved-card billing record, spec 2.3). The spec shows no field name. */
+    save_card: booleanish.optional(),
     platform_commission_amount: amount.optional(),
   })
   .superRefine((body, ctx) => {

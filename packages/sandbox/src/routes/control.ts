@@ -2,7 +2,8 @@
  * The control API of the sandbox, outside `/v1`: what a test or the demo needs to set up and to move time
  * along. No authentication: the sandbox listens on loopback only.
  */
-import { formatMinor, SCOPES, toErrorBody, webUrl } from '@paykit/core';
+import { formatMinor, minorToMajor, parseAmount, SCOPES, toErrorBody, webUrl } from '@paykit/core';
+import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { readBody } from '../body.js';
@@ -53,6 +54,32 @@ const approveBody = z.strictObject({
 
 const connectionBody = z.strictObject({ business_id: z.string(), client_id: z.string() });
 
+const payoutBody = z.strictObject({ business_id: z.string() });
+const payoutStatusBody = z
+  .strictObject({
+    status: z.enum(['scheduled', 'processing', 'paid', 'failed', 'canceled', 'pending']),
+    failure_code: z.string().min(1).optional(),
+    failure_message: z.string().optional(),
+  })
+  .refine((b) => b.status !== 'failed' || b.failure_code !== undefined, {
+    path: ['failure_code'],
+    message: 'is required when the payout failed (spec 3, rule 1)',
+  });
+const terminalBody = z.strictObject({ business_id: z.string(), name: z.string().min(1).max(100) });
+const beneficiaryBody = z.strictObject({
+  business_id: z.string(),
+  holder_name: z.string().min(1),
+  account_number: z.string().min(1),
+  bank_name: z.string().optional(),
+  nickname: z.string().optional(),
+});
+const staffBody = z.strictObject({
+  business_id: z.string(),
+  name: z.string().min(1),
+  email: z.email(),
+  role_title: z.string().min(1),
+});
+
 const clockBody = z.strictObject({
   advance_seconds: z
     .number()
@@ -102,6 +129,127 @@ export function controlRoutes(sandbox: SandboxContext) {
     if (!business) throw notFound('Business not found');
     const minor = state.ledger.balanceMinor(business.id);
     return c.json({ business_id: business.id, available: formatMinor(minor), currency: business.currency });
+  });
+
+  const business = (id: string) => {
+    const found = state.businesses.get(id);
+    if (!found) throw notFound('Business not found');
+    return found;
+  };
+
+  routes.post('/payouts', async (c) => {
+    const owner = business((await parse(payoutBody, c.req.raw)).business_id);
+    const availableMinor = state.ledger.balanceMinor(owner.id);
+    if (availableMinor <= 0) throw new SandboxError(409, 'There is no available balance to pay out', 'conflict');
+    const now = new Date();
+    const payout = state.resources.add('payouts', owner.id, {
+      status: 'scheduled',
+      currency: owner.currency,
+      amount: minorToMajor(availableMinor),
+      source_currency: owner.currency,
+      source_amount: minorToMajor(availableMinor),
+      bank_name: 'Sandbox Bank',
+      bank_account: '****6789',
+      remark: null,
+      reference: null,
+      failure_code: null,
+      failure_message: null,
+      arrival_date: new Date(now.getTime() + 2 * 86_400_000).toISOString().slice(0, 10),
+      created_at: isoWithoutOffset(now),
+      updated_at: isoWithoutOffset(now),
+    });
+    state.ledger.add({
+      businessId: owner.id,
+      description: `Payout ${payout.id} to the linked bank account`,
+      chargeId: null,
+      payoutId: payout.id,
+      creditMinor: null,
+      debitMinor: -availableMinor,
+      currency: owner.currency,
+    });
+    return c.json(payout, 201);
+  });
+
+  routes.post('/payouts/:id/status', async (c) => {
+    const input = await parse(payoutStatusBody, c.req.raw);
+    const stored = state.resources.find('payouts', c.req.param('id'));
+    if (!stored) throw notFound('Payout not found');
+    const payout = stored.json;
+    const returned =
+      (input.status === 'failed' || input.status === 'canceled') &&
+      payout.status !== 'failed' &&
+      payout.status !== 'canceled';
+    Object.assign(payout, {
+      status: input.status,
+      failure_code: input.failure_code ?? null,
+      failure_message: input.failure_message ?? null,
+      updated_at: isoWithoutOffset(new Date()),
+    });
+    if (returned) {
+      // Money that did not leave comes back to the available balance.
+      state.ledger.add({
+        businessId: stored.businessId,
+        description: `Payout ${payout.id} ${input.status}: returned`,
+        chargeId: null,
+        payoutId: payout.id,
+        creditMinor: payoutMinor(payout.amount),
+        debitMinor: null,
+        currency: payout.currency as string,
+      });
+    }
+    return c.json(payout);
+  });
+
+  routes.post('/terminals', async (c) => {
+    const input = await parse(terminalBody, c.req.raw);
+    business(input.business_id);
+    const terminal = state.resources.add('terminals', input.business_id, {
+      name: input.name,
+      status: 'online',
+      created_at: isoWithoutOffset(new Date()),
+    });
+    return c.json({ ...terminal, url: `${sandbox.publicUrl()}/terminal/${terminal.id}` }, 201);
+  });
+
+  routes.post('/beneficiaries', async (c) => {
+    const input = await parse(beneficiaryBody, c.req.raw);
+    const owner = business(input.business_id);
+    const now = isoWithOffset(new Date());
+    const beneficiary = state.resources.add('beneficiaries', owner.id, {
+      status: 'approved',
+      country: owner.country,
+      currency: owner.currency,
+      transfer_method: 'bank_transfer',
+      transfer_type: 'local',
+      nickname: input.nickname ?? input.holder_name,
+      remark: '',
+      holder_name: input.holder_name,
+      holder_type: 'individual',
+      bank_branch_code: '',
+      account_number: input.account_number,
+      bank_name: input.bank_name ?? 'Sandbox Bank',
+      bank_id: 'sandbox',
+      email: '',
+      is_favourite: false,
+      created_by: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    });
+    return c.json(beneficiary, 201);
+  });
+
+  routes.post('/staff', async (c) => {
+    const input = await parse(staffBody, c.req.raw);
+    business(input.business_id);
+    const staff = state.resources.add('staff', input.business_id, {
+      name: input.name,
+      role: { id: newId(), title: input.role_title },
+      email: input.email,
+      invited_at: isoUtcMicros(new Date()),
+      locations: [],
+    });
+    return c.json(staff, 201);
   });
 
   routes.post('/users', async (c) => {
@@ -174,4 +322,10 @@ export function controlRoutes(sandbox: SandboxContext) {
   });
 
   return routes;
+}
+
+/** A payout's stored amount (a two-decimal number) in minor units. */
+function payoutMinor(amount: unknown): number {
+  const parsed = parseAmount(amount);
+  return parsed.ok ? parsed.minor : 0;
 }

@@ -36,6 +36,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
         { path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' },
       ]);
     }
+    checkInPerson(sandbox, caller.business.id, input.payment_methods, input.wifi_terminal_id);
     const now = new Date();
     const record: PaymentRequestRecord = {
       id: newId(),
@@ -49,6 +50,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
       paymentMethods: input.payment_methods ?? ['paynow_online', 'card'],
       wifiTerminalId: input.wifi_terminal_id ?? null,
       allowRepeatedPayments: input.allow_repeated_payments ?? false,
+      saveCard: input.save_card ?? false,
       platformCommissionMinor:
         input.platform_commission_amount === undefined ? null : minor(input.platform_commission_amount),
       platformBusinessId: caller.platform?.id ?? null,
@@ -94,4 +96,24 @@ function minor(amount: number): number {
   const parsed = parseAmount(amount);
   if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
   return parsed.minor;
+}
+
+/** In-person payments (spec 5.4.8): a card reader needs one of the business's own terminals. */
+function checkInPerson(
+  sandbox: SandboxContext,
+  businessId: string,
+  methods: string[] | undefined,
+  terminalId: string | undefined,
+) {
+  if (terminalId === undefined && !methods?.includes('wifi_card_reader')) return;
+  if (terminalId === undefined || !methods?.includes('wifi_card_reader')) {
+    throw new SandboxError(422, 'wifi_card_reader and wifi_terminal_id go together', 'validation_failed', [
+      { path: 'wifi_terminal_id', message: 'is needed with wifi_card_reader, and only with it' },
+    ]);
+  }
+  if (!sandbox.state.resources.get('terminals', terminalId, businessId)) {
+    throw new SandboxError(422, 'wifi_terminal_id is not a terminal of this business', 'validation_failed', [
+      { path: 'wifi_terminal_id', message: 'is not a terminal of this business' },
+    ]);
+  }
 }

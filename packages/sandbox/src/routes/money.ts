@@ -1,0 +1,221 @@
+/**
+ * Money that moves after a payment: refunds (spec 4.5), payouts (4.1), the balance-transactions ledger (4.6),
+ * saved cards and their charges (4.2, 4.10) and subscription plans. All under `/v1`, behind authentication.
+ */
+import {
+  formatMinor,
+  minorToMajor,
+  parseAmount,
+  refundCreateSchema,
+  savedCardChargeSchema,
+  subscriptionPlanCreateSchema,
+  toErrorBody,
+} from '@paykit/core';
+import type * as z from 'zod';
+import { Hono } from 'hono';
+import { readBody } from '../body.js';
+import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
+import type { SandboxContext } from '../context.js';
+import type { SandboxEnv } from '../env.js';
+import { notFound, SandboxError } from '../errors.js';
+import { newId } from '../ids.js';
+import { paginate, readPageSize } from '../paginate.js';
+import { chargeJson } from '../serialize.js';
+import type { ChargeRecord } from '../state.js';
+
+/** Parses a body with a core schema, or 422 with field errors. */
+export async function parseBody<S extends z.ZodType>(schema: S, request: Request, what: string): Promise<z.output<S>> {
+  const parsed = schema.safeParse(await readBody(request));
+  if (parsed.success) return parsed.data;
+  const body = toErrorBody(parsed.error, what);
+  throw new SandboxError(422, body.message, body.code, body.errors);
+}
+
+const minorOf = (amount: number): number => {
+  const parsed = parseAmount(amount);
+  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
+  return parsed.minor;
+};
+
+/** The routes. */
+export function moneyRoutes(sandbox: SandboxContext) {
+  const routes = new Hono<SandboxEnv>();
+  const { state } = sandbox;
+
+  const refund = async (c: { req: { raw: Request }; get(key: 'caller'): SandboxEnv['Variables']['caller'] }) => {
+    const business = c.get('caller').business;
+    const input = await parseBody(refundCreateSchema, c.req.raw, 'Refund');
+    // `payment_id` names the charge (or the payment request whose charge it is).
+    const charge =
+      state.charges.get(input.payment_id) ??
+      [...state.charges.values()].find((ch) => ch.paymentRequestId === input.payment_id && ch.status !== 'failed');
+    if (!charge || charge.businessId !== business.id) throw notFound('Payment not found');
+    if (charge.status !== 'succeeded' && charge.status !== 'partially_refunded') {
+      throw new SandboxError(409, `A ${charge.status} payment cannot be refunded`, 'conflict');
+    }
+    const already = state.resources
+      .list('refunds', business.id)
+      .filter((r) => r.payment_id === charge.id)
+      .reduce((sum, r) => sum + minorOf(r.amount_refunded as number), 0);
+    const amountMinor = minorOf(input.amount);
+    if (amountMinor > charge.amountMinor - already) {
+      const remaining = formatMinor(charge.amountMinor - already);
+      throw new SandboxError(
+        422,
+        `amount must not exceed the ${remaining} that remains refundable`,
+        'validation_failed',
+        [{ path: 'amount', message: `must not exceed ${remaining}` }],
+      );
+    }
+    const now = new Date();
+    const record = state.resources.add('refunds', business.id, {
+      refunded_by: business.name,
+      payment_id: charge.id,
+      amount_refunded: minorToMajor(amountMinor),
+      total_amount: minorToMajor(charge.amountMinor),
+      currency: charge.currency,
+      status: 'succeeded',
+      payment_method: charge.paymentMethod,
+      provider_fee: null,
+      provider_fee_currency: null,
+      refunded_at: isoUtcMicros(now),
+      created_at: isoWithoutOffset(now),
+    });
+    charge.status = amountMinor + already === charge.amountMinor ? 'refunded' : 'partially_refunded';
+    state.ledger.add({
+      businessId: business.id,
+      description: `Refund ${record.id} of charge ${charge.id}`,
+      chargeId: charge.id,
+      creditMinor: null,
+      debitMinor: -amountMinor,
+      currency: charge.currency,
+    });
+    if (input.webhook) sandbox.webhooks.emit('refund.succeeded', business.id, record, [input.webhook]);
+    return record;
+  };
+  routes.post('/refund', async (c) => c.json(await refund(c)));
+  routes.post('/refunds', async (c) => c.json(await refund(c)));
+  routes.get('/refunds/:id', (c) => {
+    const found = state.resources.get('refunds', c.req.param('id'), c.get('caller').business.id);
+    if (!found) throw notFound('Refund not found');
+    return c.json(found);
+  });
+
+  routes.get('/payouts/:id', (c) => {
+    const found = state.resources.get('payouts', c.req.param('id'), c.get('caller').business.id);
+    if (!found) throw notFound('Payout not found');
+    return c.json(found);
+  });
+
+  routes.get('/balances/:segment/transactions', (c) => {
+    if (c.req.param('segment') !== sandbox.balanceProcessorSegment) throw notFound('No such balance processor');
+    const from = dateParam(c.req.query('created_at_from'), 'created_at_from');
+    const to = dateParam(c.req.query('created_at_to'), 'created_at_to');
+    if (from && to && to < from) {
+      throw new SandboxError(422, 'created_at_to must be on or after created_at_from', 'validation_failed', [
+        { path: 'created_at_to', message: 'must be on or after created_at_from' },
+      ]);
+    }
+    const day = (at: Date) => at.toISOString().slice(0, 10);
+    const entries = state.ledger.entries
+      .filter((e) => e.businessId === c.get('caller').business.id)
+      .filter((e) => (!from || day(e.at) >= from) && (!to || day(e.at) <= to))
+      .reverse();
+    const page = paginate(entries, (e) => e.id, {
+      cursor: c.req.query('cursor'),
+      perPage: readPageSize(c.req.query('per_page'), 'per_page'),
+      cursorName: 'cursor',
+    });
+    return c.json({
+      data: page.data.map((e) => ({
+        datetime: isoWithOffset(e.at),
+        description: e.description,
+        charge_id: e.chargeId,
+        order_id: null,
+        payout_id: e.payoutId,
+        transfer_id: e.transferId ?? '',
+        debit: e.debitMinor === null ? null : minorToMajor(e.debitMinor),
+        credit: e.creditMinor === null ? null : minorToMajor(e.creditMinor),
+        currency: e.currency.toUpperCase(),
+      })),
+      meta: page.meta,
+    });
+  });
+
+  const savedCard = (id: string, businessId: string) => {
+    const found = state.resources.get('saved_cards', id, businessId);
+    // The spec's text for an unknown id names a missing subscription plan record (4.2).
+    if (!found) throw notFound('Subscription plan record not found');
+    return found;
+  };
+  routes.get('/recurring-billing/:id', (c) => c.json(savedCard(c.req.param('id'), c.get('caller').business.id)));
+  routes.delete('/recurring-billing/:id', (c) => {
+    const card = savedCard(c.req.param('id'), c.get('caller').business.id);
+    card.status = 'canceled';
+    card.updated_at = isoWithoutOffset(new Date());
+    return c.json(card);
+  });
+  routes.post('/charge/recurring-billing/:id', async (c) => {
+    const business = c.get('caller').business;
+    const card = savedCard(c.req.param('id'), business.id);
+    if (card.status === 'canceled') throw new SandboxError(409, 'This saved card was canceled', 'conflict');
+    const input = await parseBody(savedCardChargeSchema, c.req.raw, 'Charge');
+    const amountMinor = minorOf(input.amount ?? (card.amount as number));
+    const charge: ChargeRecord = {
+      id: newId(),
+      businessId: business.id,
+      paymentRequestId: card.reference as string,
+      amountMinor,
+      currency: card.currency as string,
+      status: 'succeeded',
+      paymentMethod: 'card',
+      platformBusinessId: null,
+      createdAt: new Date(),
+    };
+    state.charges.set(charge.id, charge);
+    state.ledger.recordCharge({
+      chargeId: charge.id,
+      businessId: business.id,
+      platformBusinessId: null,
+      amountMinor,
+      commissionMinor: null,
+      currency: charge.currency,
+    });
+    card.times_charged = ((card.times_charged as number | null) ?? 0) + 1;
+    return c.json(chargeJson(charge));
+  });
+
+  routes.post('/subscription-plan', async (c) => {
+    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, 'Subscription plan');
+    const plan = state.resources.add('subscription_plans', c.get('caller').business.id, {
+      ...input,
+      currency: input.currency.toLowerCase(),
+      created_at: isoWithoutOffset(new Date()),
+    });
+    return c.json(plan, 201);
+  });
+  routes.get('/subscription-plan', (c) =>
+    c.json(listPage(state.resources.list('subscription_plans', c.get('caller').business.id), c.req.query())),
+  );
+
+  return routes;
+}
+
+/** A page of stored records, by `cursor` and `per_page`. */
+export function listPage(items: readonly (Record<string, unknown> & { id: string })[], query: Record<string, string>) {
+  return paginate(items, (item) => item.id, {
+    cursor: query.cursor,
+    perPage: readPageSize(query.per_page, 'per_page'),
+    cursorName: 'cursor',
+  });
+}
+
+function dateParam(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new SandboxError(422, `${name} must be a date such as 2026-11-22`, 'validation_failed', [
+      { path: name, message: 'must be a date such as 2026-11-22' },
+    ]);
+  }
+  return value;
+}
