@@ -211,6 +211,18 @@ export function controlRoutes(sandbox: SandboxContext) {
     return c.json({ ...terminal, url: `${sandbox.publicUrl()}/terminal/${terminal.id}` }, 201);
   });
 
+  routes.post('/static-qr-codes', async (c) => {
+    const input = await parse(terminalBody, c.req.raw);
+    business(input.business_id);
+    const code = state.resources.add('static_qr_codes', input.business_id, {
+      name: input.name,
+      payment_method: 'paynow_online',
+      created_at: isoWithoutOffset(new Date()),
+    });
+    Object.assign(code, { url: `${sandbox.publicUrl()}/qr/${code.id}` });
+    return c.json(code, 201);
+  });
+
   routes.post('/beneficiaries', async (c) => {
     const input = await parse(beneficiaryBody, c.req.raw);
     const owner = business(input.business_id);

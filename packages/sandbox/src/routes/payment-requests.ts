@@ -78,6 +78,28 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     return c.json(paymentRequestJson(record, sandbox.publicUrl()));
   });
 
+  routes.put('/payment-requests/:id', async (c) => {
+    const record = find(c.req.param('id'), c.get('caller').business.id);
+    if (record.status !== 'pending') {
+      throw new SandboxError(409, `A ${record.status} payment request cannot be updated`, 'conflict');
+    }
+    const parsed = paymentRequestCreateSchema.safeParse(await readBody(c.req.raw));
+    if (!parsed.success) {
+      const body = toErrorBody(parsed.error, 'Payment request');
+      throw new SandboxError(422, body.message, body.code, body.errors);
+    }
+    const input = parsed.data;
+    Object.assign(record, {
+      amountMinor: minor(input.amount),
+      currency: input.currency.toLowerCase(),
+      email: input.email ?? record.email,
+      purpose: input.purpose ?? record.purpose,
+      redirectUrl: input.redirect_url ?? record.redirectUrl,
+      updatedAt: new Date(),
+    });
+    return c.json(paymentRequestJson(record, sandbox.publicUrl()));
+  });
+
   routes.delete('/payment-requests/:id', (c) => {
     const record = find(c.req.param('id'), c.get('caller').business.id);
     if (record.status !== 'pending') {

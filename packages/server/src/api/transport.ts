@@ -103,7 +103,8 @@ async function attemptOnce<S extends z.ZodType>(
   if (!response.ok) throw await failure(config, response, text, what);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // 204 No Content (a delete) has no body to parse.
+    json = response.status === 204 && text === '' ? undefined : JSON.parse(text);
   } catch (error) {
     throw new PaykitError(
       'upstream_invalid_response',
