@@ -5,12 +5,23 @@
  * `pnpm bench [--only sizes|browser|handler|refresh] [--seconds N]`
  */
 import { parseArgs } from 'node:util';
+import { measureBundles } from './bundle-sizes.js';
 import { measureHandlerThroughput } from './handler-throughput.js';
 import { measureTokenRefresh } from './token-refresh.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, seconds: { type: 'string', default: '5' } } });
 const wanted = (section: string) => values.only === undefined || values.only === section;
 let failed = false;
+
+if (wanted('sizes')) {
+  console.log('\n## Bytes a page downloads (Vite, minified ES module; gzip -9, brotli q11)');
+  console.log('| bundle | min | gzip | brotli | gzip budget |\n|---|---|---|---|---|');
+  for (const size of await measureBundles()) {
+    const verdict = size.budget === undefined ? '' : `${size.budget} ${size.gzip <= size.budget ? 'ok' : 'BROKEN'}`;
+    console.log(`| ${size.name} | ${size.minified} | ${size.gzip} | ${size.brotli} | ${verdict} |`);
+    if (size.budget !== undefined && size.gzip > size.budget) failed = true;
+  }
+}
 
 if (wanted('handler')) {
   const seconds = Number(values.seconds);

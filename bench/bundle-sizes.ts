@@ -1,0 +1,62 @@
+/**
+ * Bytes a merchant page downloads: each entry bundled by Vite (Lit inside, minified, ES module), then gzip -9
+ * and brotli (quality 11), beside a bare Lit element built the same way and two OAuth SDKs as comparisons.
+ */
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build, type Rollup } from 'vite';
+
+/** One measured bundle. */
+export interface BundleSize {
+  name: string;
+  minified: number;
+  gzip: number;
+  brotli: number;
+  /** gzip budget in bytes, if the bundle has one. */
+  budget?: number;
+}
+
+/** The entries, their budgets (bytes of gzip; 1 kB = 1000 bytes, the strict reading). */
+export const ENTRIES: readonly { name: string; file: string; budget?: number }[] = [
+  { name: 'paykit: all elements (script tag)', file: 'all.ts', budget: 11_000 },
+  { name: 'paykit: pay button alone', file: 'pay-button.ts', budget: 9_000 },
+  { name: 'paykit: connect button alone', file: 'connect-button.ts', budget: 9_000 },
+  { name: 'paykit: return handler alone', file: 'return.ts', budget: 9_000 },
+  { name: 'floor: bare one-property Lit element', file: 'bare-lit.ts' },
+  { name: 'comparison: @auth0/auth0-spa-js (redirect + callback)', file: 'auth0.ts' },
+  { name: 'comparison: oidc-client-ts (signinRedirect + signinCallback)', file: 'oidc.ts' },
+];
+
+/** Bundles and measures one entry. */
+export async function measureBundle(file: string): Promise<Omit<BundleSize, 'name'>> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    root: new URL('.', import.meta.url).pathname,
+    build: {
+      write: false,
+      minify: true,
+      target: 'es2022',
+      lib: { entry: new URL(`./entries/${file}`, import.meta.url).pathname, formats: ['es'], fileName: 'bundle' },
+      rolldownOptions: { output: { minify: true, codeSplitting: false } },
+    },
+  })) as Rollup.RollupOutput[] | Rollup.RollupOutput;
+  const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output).filter((o) => o.type === 'chunk');
+  const code = Buffer.from(chunks.map((c) => c.code).join('\n'));
+  return {
+    minified: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    brotli: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+/** Measures every entry. */
+export async function measureBundles(): Promise<BundleSize[]> {
+  const sizes: BundleSize[] = [];
+  for (const entry of ENTRIES)
+    sizes.push({
+      name: entry.name,
+      ...(await measureBundle(entry.file)),
+      ...(entry.budget ? { budget: entry.budget } : {}),
+    });
+  return sizes;
+}

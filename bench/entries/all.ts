@@ -1,0 +1,2 @@
+// The script-tag file: every element.
+export * from '@paykit/elements/all';

@@ -1,0 +1,2 @@
+// What an npm user ships for the pay button alone.
+import '@paykit/elements/pay-button';
