@@ -24,12 +24,8 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
   try {
     response = await (call.fetch ?? fetch)(url, {
       method: call.method,
-      credentials: 'same-origin',
-      headers: {
-        accept: 'application/json',
-        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...call.headers,
-      },
+      // Same-origin cookies are fetch's default; the answer is JSON whatever the request accepts.
+      headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
       body: call.body === undefined ? null : JSON.stringify(call.body),
       signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
     });
