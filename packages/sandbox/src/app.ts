@@ -58,7 +58,7 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
     c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, code: 'not_found' }, 404),
   );
   app.onError((error, c) => {
-    if (error instanceof SandboxError) return c.json(error.body(), error.status as 400);
+    if (error instanceof SandboxError) return c.json(error.body(), error.status as 400, error.headers);
     console.error('[paykit sandbox] unexpected error', error);
     return c.json({ message: 'The sandbox failed unexpectedly; see its log', code: 'internal_error' }, 500);
   });

@@ -1,12 +1,13 @@
 /**
  * Who is calling a `/v1` route (spec 5.1): `X-BUSINESS-API-KEY` (full access to its business) or
  * `Authorization: Bearer` (the connected business, within the token's scopes); `X-PLATFORM-KEY` optionally
- * beside either names the platform acting for that business.
+ * beside either names the platform acting for that business. A Bearer header wins over an API key header
+ * sent with it ("replaces the API key header", spec 5.1): a bad token is 401 even beside a good key.
  */
-import { OPERATION_SCOPES, scopesAllowOperation } from '@paykit/core';
+import { OPERATION_SCOPES, scopeAllows, scopesAllowOperation } from '@paykit/core';
 import { SandboxError } from './errors.js';
 import type { OAuthState } from './oauth/oauth-state.js';
-import { operationOf } from './oauth/operation-of.js';
+import { requirementOf } from './oauth/operation-of.js';
 import type { Business, SandboxState } from './state.js';
 
 /** The authenticated caller of a `/v1` route. */
@@ -28,7 +29,14 @@ export function authenticate(request: Request, state: SandboxState, oauth: OAuth
     const grant = token ? oauth.grantByAccessToken(token) : undefined;
     const business = grant && state.businesses.get(grant.businessId);
     if (!grant || !business || !oauth.apps.has(grant.clientId)) {
-      throw new SandboxError(401, 'Unauthorized: the access token is invalid, expired or revoked', 'unauthorized');
+      // RFC 6750 section 3.1; one answer for unknown, expired and revoked, so that a token's history stays private.
+      throw new SandboxError(
+        401,
+        'Unauthorized: the access token is invalid, expired or revoked',
+        'unauthorized',
+        undefined,
+        { 'www-authenticate': 'Bearer error="invalid_token"' },
+      );
     }
     caller = { business, scopes: grant.scopes };
   } else {
@@ -46,10 +54,27 @@ export function authenticate(request: Request, state: SandboxState, oauth: OAuth
   return { ...caller, platform };
 }
 
-/** Throws 403 naming the missing scope when a Bearer caller may not perform this `/v1` request. */
+/**
+ * Throws 403 naming the missing scope when a Bearer caller may not perform this `/v1` request. A route that
+ * no scope grants (or that the sandbox does not know) is refused too: fail closed.
+ */
 export function authorize(caller: Caller, method: string, path: string): void {
   if (caller.scopes === null) return;
-  const operation = operationOf(method, path);
-  if (operation === undefined || scopesAllowOperation(caller.scopes, operation)) return;
-  throw new SandboxError(403, `This token lacks the scope ${OPERATION_SCOPES[operation]}`, 'forbidden');
+  const need = requirementOf(method, path);
+  if (need === undefined) {
+    throw new SandboxError(
+      403,
+      `No OAuth scope grants ${method} /v1${path}; call it with the business API key`,
+      'forbidden',
+      undefined,
+      { 'www-authenticate': 'Bearer error="insufficient_scope"' },
+    );
+  }
+  const scope = 'operation' in need ? OPERATION_SCOPES[need.operation] : need.scope;
+  const allowed =
+    'operation' in need ? scopesAllowOperation(caller.scopes, need.operation) : scopeAllows(caller.scopes, need.scope);
+  if (allowed || scope === null) return;
+  throw new SandboxError(403, `This token lacks the scope ${scope}`, 'forbidden', undefined, {
+    'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
 }

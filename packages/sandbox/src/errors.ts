@@ -2,7 +2,8 @@ import type { ErrorCode, FieldError } from '@paykit/core';
 
 /**
  * An error the sandbox answers with. The body is `{ message }` as the spec shows it, plus paykit's `code`
- * and field `errors` where they help (the spec does not show validation errors).
+ * and field `errors` where they help (the spec does not show validation errors). `headers` go with the
+ * answer (for example `WWW-Authenticate` on a refused Bearer token).
  */
 export class SandboxError extends Error {
   constructor(
@@ -10,6 +11,7 @@ export class SandboxError extends Error {
     message: string,
     readonly code?: ErrorCode | (string & {}),
     readonly errors?: readonly FieldError[],
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);
   }

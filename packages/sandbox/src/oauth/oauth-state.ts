@@ -38,20 +38,35 @@ export interface AuthorizationCode {
   codeChallenge: string | undefined;
   expiresAt: number;
   used: boolean;
-  /** Tokens issued from it: revoked if the code is replayed (RFC 6749 section 4.1.2). */
-  tokenIds: string[];
+  /** The family of the grant issued from it: revoked whole if the code is replayed (RFC 6749 section 4.1.2). */
+  familyId: string | null;
 }
 
-/** A grant: one access token and its refresh token. */
+/**
+ * A grant: one access token and its refresh token. A refresh issues a new grant in the same family (one family
+ * per approval); the old refresh token is spent at once, the old access token lives on until it expires.
+ */
 export interface Grant {
   id: string;
+  /** Every grant descended from one authorization code shares it. */
+  familyId: string;
   clientId: string;
   businessId: string;
   scopes: Scope[];
   accessHash: string;
   refreshHash: string;
   accessExpiresAt: number;
+  /** Set once the refresh token was exchanged (rotation): the token then answers `invalid_grant`. */
+  refreshUsed: boolean;
+  /** Revoked by the merchant, by secret regeneration, app deletion or code replay: both tokens are dead. */
   revoked: boolean;
+}
+
+/** One app connected to one business, as the "Connected apps" page lists it. */
+export interface Connection {
+  businessId: string;
+  clientId: string;
+  scopes: Scope[];
 }
 
 /** The seeded dashboard user: the owner of the seeded business. */
@@ -91,7 +106,7 @@ export class OAuthState {
     return Date.now() + this.#offsetMs;
   }
 
-  /** Moves the clock forward. */
+  /** Moves the clock forward (`POST /_sandbox/clock`): codes and tokens expire without waiting. */
   advance(ms: number): void {
     this.#offsetMs += ms;
   }
@@ -106,12 +121,14 @@ export class OAuthState {
     });
   }
 
+  /** Adds a dashboard user. */
   createUser(input: Omit<User, 'id'>): User {
     const user = { id: newId(), ...input };
     this.users.set(user.id, user);
     return user;
   }
 
+  /** The user with this email, compared without case. */
   userByEmail(email: string): User | undefined {
     for (const user of this.users.values()) if (user.email.toLowerCase() === email.toLowerCase()) return user;
     return undefined;
@@ -145,6 +162,7 @@ export class OAuthState {
     return clientSecret;
   }
 
+  /** Deletes an app and kills every token of it at once (spec 3 rule 4). False when there was no such app. */
   deleteApp(clientId: string): boolean {
     this.revokeWhere((grant) => grant.clientId === clientId);
     return this.apps.delete(clientId);
@@ -163,20 +181,20 @@ export class OAuthState {
   }
 
   /** Issues a code; returns the code itself (only its hash is kept). */
-  issueCode(input: Omit<AuthorizationCode, 'hash' | 'expiresAt' | 'used' | 'tokenIds'>): string {
+  issueCode(input: Omit<AuthorizationCode, 'hash' | 'expiresAt' | 'used' | 'familyId'>): string {
     const code = randomBytes(24).toString('base64url');
     this.codes.set(hashSecret(code), {
       ...input,
       hash: hashSecret(code),
       expiresAt: this.now() + CODE_TTL_MS,
       used: false,
-      tokenIds: [],
+      familyId: null,
     });
     return code;
   }
 
-  /** Issues an access and refresh token pair. */
-  issueGrant(input: { clientId: string; businessId: string; scopes: Scope[] }): {
+  /** Issues an access and refresh token pair, in a new family unless `familyId` continues one (refresh). */
+  issueGrant(input: { clientId: string; businessId: string; scopes: Scope[]; familyId?: string }): {
     grant: Grant;
     accessToken: string;
     refreshToken: string;
@@ -185,10 +203,14 @@ export class OAuthState {
     const refreshToken = newSecret('rt_sandbox');
     const grant: Grant = {
       id: newId(),
-      ...input,
+      familyId: input.familyId ?? newId(),
+      clientId: input.clientId,
+      businessId: input.businessId,
+      scopes: input.scopes,
       accessHash: hashSecret(accessToken),
       refreshHash: hashSecret(refreshToken),
       accessExpiresAt: this.now() + this.accessTokenTtlSeconds * 1000,
+      refreshUsed: false,
       revoked: false,
     };
     this.grants.set(grant.id, grant);
@@ -204,10 +226,43 @@ export class OAuthState {
     return undefined;
   }
 
-  /** The live grant of a refresh token. */
+  /** The grant of a refresh token that is neither spent nor revoked. Refresh tokens do not expire by time. */
   grantByRefreshToken(token: string): Grant | undefined {
     const hash = hashSecret(token);
-    for (const grant of this.grants.values()) if (grant.refreshHash === hash && !grant.revoked) return grant;
+    for (const grant of this.grants.values()) {
+      if (grant.refreshHash === hash) return grant.revoked || grant.refreshUsed ? undefined : grant;
+    }
     return undefined;
+  }
+
+  /**
+   * The apps connected to these businesses: one entry per business and app with a live token (an access token
+   * not yet expired, or a refresh token not yet spent), whatever the number of grants behind it.
+   */
+  connections(businessIds: Iterable<string>): Connection[] {
+    const wanted = new Set(businessIds);
+    const found = new Map<string, Connection>();
+    for (const grant of this.grants.values()) {
+      const live = !grant.revoked && (!grant.refreshUsed || grant.accessExpiresAt > this.now());
+      if (!live || !wanted.has(grant.businessId) || !this.apps.has(grant.clientId)) continue;
+      found.set(`${grant.businessId} ${grant.clientId}`, {
+        businessId: grant.businessId,
+        clientId: grant.clientId,
+        scopes: grant.scopes,
+      });
+    }
+    return [...found.values()];
+  }
+
+  /** Revokes the connection of one app to one business: every token, at once, no notification (spec 5.3.4). */
+  revokeConnection(businessId: string, clientId: string): number {
+    return this.revokeWhere((grant) => grant.businessId === businessId && grant.clientId === clientId);
+  }
+
+  /** Replaces the scopes granted to an app (the review of spec 5.2 rule 4, done by the control API). */
+  setAppScopes(clientId: string, scopes: Scope[]): App | undefined {
+    const app = this.apps.get(clientId);
+    if (app) app.scopes = scopes.length ? [...new Set(scopes)] : [DEFAULT_APP_SCOPE];
+    return app;
   }
 }

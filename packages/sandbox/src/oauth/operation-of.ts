@@ -1,8 +1,13 @@
 /**
- * Which operation of `@paykit/core`'s scope table a `/v1` request is, so that one middleware checks every
- * Bearer call's scope (spec 5.2 rule 2).
+ * Which scope a `/v1` request needs from a Bearer token, so that one middleware checks every Bearer call
+ * (spec 5.2 rule 2). Operations named by `@paykit/core`'s scope table use it; a few routes the sandbox serves
+ * and core does not name get their scope here. Anything else is refused to Bearer tokens (fail closed): a
+ * route added without a row in this file cannot be reached with a token of any scope.
  */
-import type { Operation } from '@paykit/core';
+import type { Operation, Scope } from '@paykit/core';
+
+/** What a request needs: an operation of core's table, or (for a route core does not name) a scope. */
+export type Requirement = { operation: Operation } | { scope: Scope };
 
 const ROUTES: readonly [method: string, pattern: RegExp, operation: Operation][] = [
   ['GET', /^\/info$/, 'info.get'],
@@ -34,8 +39,22 @@ const ROUTES: readonly [method: string, pattern: RegExp, operation: Operation][]
   ['GET', /^\/customers$/, 'customers.list'],
 ];
 
-/** The operation of `method` on `path` (relative to `/v1`), or undefined for a route paykit does not know. */
-export function operationOf(method: string, path: string): Operation | undefined {
-  for (const [m, pattern, operation] of ROUTES) if (m === method && pattern.test(path)) return operation;
+/**
+ * Routes core's table does not name, with the sandbox's choice of scope. Account status is "account info"
+ * (`business:read`, spec 5.2); terminals and static QR codes are the in-person side of payments (spec 5.4.8).
+ * Transfers move money out of the business and no scope of spec 5.2 grants them: they stay API-key only.
+ */
+const SANDBOX_ROUTES: readonly [method: string, pattern: RegExp, scope: Scope][] = [
+  ['GET', /^\/account-status$/, 'business:read'],
+  ['GET', /^\/terminals$/, 'payments:read'],
+  ['GET', /^\/static-qr-codes$/, 'payments:read'],
+];
+
+/** What `method` on `path` (relative to `/v1`) needs from a token, or undefined when no scope grants it. */
+export function requirementOf(method: string, path: string): Requirement | undefined {
+  // HEAD is answered by the GET handler, so it needs what GET needs.
+  const verb = method === 'HEAD' ? 'GET' : method;
+  for (const [m, pattern, operation] of ROUTES) if (m === verb && pattern.test(path)) return { operation };
+  for (const [m, pattern, scope] of SANDBOX_ROUTES) if (m === verb && pattern.test(path)) return { scope };
   return undefined;
 }

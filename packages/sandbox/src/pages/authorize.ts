@@ -18,7 +18,7 @@ import {
 } from '../oauth/authorize.js';
 import { SCOPE_WORDS } from '../oauth/scope-names.js';
 import { page } from './layout.js';
-import { csrfMatches, currentSession, protectPage } from './session.js';
+import { csrfMatches, currentSession, postedFromHere, protectPage } from './session.js';
 
 /** The `/oauth` pages. */
 export function authorizePages(sandbox: SandboxContext) {
@@ -51,7 +51,13 @@ export function authorizePages(sandbox: SandboxContext) {
           page(
             'Cannot connect',
             html`<h1>Ask an Owner or Admin</h1>
-              <p role="alert">Only an Owner or Admin of a business can connect apps to it.</p>`,
+              <p role="alert">
+                Signed in as ${session.user.email}. Only an Owner or Admin of a business can connect apps to it.
+              </p>
+              <form method="post" action="/dashboard/sign-out">
+                <input type="hidden" name="next" value="${url.pathname + url.search}" />
+                <button>Use another account</button>
+              </form>`,
           ),
           403,
         );
@@ -60,7 +66,10 @@ export function authorizePages(sandbox: SandboxContext) {
         page(
           'Connect an app',
           html`<h1>${request.app.name} wants to connect to your business</h1>
-            <p>Signed in as ${session.user.email}. It will be able to:</p>
+            <p>
+              An app of ${state.businesses.get(request.app.businessId)?.name ?? 'another business'}. It will be able
+              to:
+            </p>
             <ul>
               ${request.params.scope.map((scope) => html`<li>${isScope(scope) ? SCOPE_WORDS[scope] : scope}</li>`)}
             </ul>
@@ -88,6 +97,10 @@ export function authorizePages(sandbox: SandboxContext) {
                 <button class="pay" name="decision" value="approve">Connect</button>
                 <button class="fail" name="decision" value="deny">Deny</button>
               </div>
+            </form>
+            <form method="post" action="/dashboard/sign-out">
+              <input type="hidden" name="next" value="${url.pathname + url.search}" />
+              <p>Signed in as ${session.user.email}. <button>Use another account</button></p>
             </form>`,
         ),
       );
@@ -101,6 +114,7 @@ export function authorizePages(sandbox: SandboxContext) {
   pages.post('/authorize', async (c) => {
     protectPage(c);
     try {
+      if (!postedFromHere(c)) throw new SandboxError(403, 'Approve on the sandbox dashboard itself', 'forbidden');
       const form = singleParams(new URLSearchParams(await c.req.text()));
       const session = currentSession(c, oauth);
       if (!session) throw new SandboxError(401, 'Sign in to the dashboard first', 'unauthorized');

@@ -1,22 +1,47 @@
 /**
- * The sandbox dashboard: sign in as a user (no passwords in the sandbox), and the "Connected apps" page where
- * an Owner or Admin revokes an app, which invalidates its tokens at once with no notification (spec 5.3.4).
+ * The sandbox dashboard: sign in as a user (no passwords in the sandbox: type an email or pick a user from the
+ * list), sign out, and the "Connected apps" page where an Owner or Admin revokes an app, which invalidates its
+ * tokens at once with no notification (spec 5.3.4).
  */
-import { Hono } from 'hono';
+import { isScope } from '@paykit/core';
+import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { approvableBusinesses } from '../oauth/authorize.js';
+import { SCOPE_WORDS } from '../oauth/scope-names.js';
 import { page } from './layout.js';
-import { csrfMatches, currentSession, protectPage, safeNext, signIn } from './session.js';
+import {
+  csrfMatches,
+  currentSession,
+  DASHBOARD_HOME,
+  postedFromHere,
+  protectPage,
+  safeNext,
+  signIn,
+  signOut,
+} from './session.js';
 
 /** The `/dashboard` pages. */
 export function dashboardPages(sandbox: SandboxContext) {
   const pages = new Hono();
   const { oauth, state } = sandbox;
 
+  const refused = (c: Context, title: string, text: string, status: 401 | 403 = 403) =>
+    c.html(
+      page(
+        title,
+        html`<h1>${title}</h1>
+          <p role="alert">${text}</p>`,
+      ),
+      status,
+    );
+
+  pages.get('/', (c) => c.redirect(DASHBOARD_HOME, 303));
+
   pages.get('/sign-in', (c) => {
     protectPage(c);
     const next = safeNext(c.req.query('next'));
+    // The one-click buttons are named by the user only, so that "Sign in" stays one button for a test to find.
     return c.html(
       page(
         'Sign in',
@@ -26,8 +51,19 @@ export function dashboardPages(sandbox: SandboxContext) {
             <p>
               <label>Email <input type="email" name="email" required autocomplete="username" /></label>
             </p>
-            <p>Users: ${[...oauth.users.values()].map((u) => html`<code>${u.email}</code> `)}</p>
             <div class="actions"><button class="pay">Sign in</button></div>
+          </form>
+          <form method="post" action="/dashboard/sign-in">
+            <input type="hidden" name="next" value="${next}" />
+            <fieldset>
+              <legend>Or continue as (no password in the sandbox)</legend>
+              ${[...oauth.users.values()].map(
+                (user) =>
+                  html`<p>
+                    <button name="email" value="${user.email}">${user.name} (${user.email})</button>
+                  </p>`,
+              )}
+            </fieldset>
           </form>`,
       ),
     );
@@ -35,42 +71,58 @@ export function dashboardPages(sandbox: SandboxContext) {
 
   pages.post('/sign-in', async (c) => {
     protectPage(c);
+    if (!postedFromHere(c)) return refused(c, 'Not allowed', 'Sign in from the sandbox dashboard itself.');
     const form = new URLSearchParams(await c.req.text());
     const user = oauth.userByEmail(form.get('email') ?? '');
-    if (!user)
-      return c.html(
-        page(
-          'Sign in',
-          html`<h1>No such user</h1>
-            <p role="alert">No sandbox user has this email.</p>`,
-        ),
-        401,
-      );
+    if (!user) return refused(c, 'No such user', 'No sandbox user has this email.', 401);
     signIn(c, oauth, user);
     return c.redirect(safeNext(form.get('next') ?? undefined), 303);
+  });
+
+  pages.post('/sign-out', async (c) => {
+    protectPage(c);
+    if (!postedFromHere(c)) return refused(c, 'Not allowed', 'Sign out from the sandbox dashboard itself.');
+    const form = new URLSearchParams(await c.req.text());
+    signOut(c, oauth);
+    return c.redirect(`/dashboard/sign-in?next=${encodeURIComponent(safeNext(form.get('next') ?? undefined))}`, 303);
   });
 
   pages.get('/connected-apps', (c) => {
     protectPage(c);
     const session = currentSession(c, oauth);
-    if (!session) return c.redirect('/dashboard/sign-in?next=/dashboard/connected-apps', 303);
-    const mine = new Set(approvableBusinesses(session.user));
-    const connections = new Map<string, { businessId: string; clientId: string }>();
-    for (const grant of oauth.grants.values()) {
-      if (!grant.revoked && mine.has(grant.businessId)) connections.set(`${grant.businessId} ${grant.clientId}`, grant);
+    if (!session) return c.redirect(`/dashboard/sign-in?next=${encodeURIComponent(DASHBOARD_HOME)}`, 303);
+    const mine = approvableBusinesses(session.user);
+    const signedIn = html`<form method="post" action="/dashboard/sign-out">
+      <p>
+        Signed in as ${session.user.email}.
+        <button class="fail">Sign out</button>
+      </p>
+    </form>`;
+    if (mine.length === 0) {
+      return c.html(
+        page(
+          'Connected apps',
+          html`<h1>Connected apps</h1>
+            ${signedIn}
+            <p role="alert">Only an Owner or Admin of a business can see and revoke its connected apps.</p>`,
+        ),
+        403,
+      );
     }
+    const connections = oauth.connections(mine);
     return c.html(
       page(
         'Connected apps',
         html`<h1>Connected apps</h1>
-          ${connections.size === 0 ? html`<p>No app is connected.</p>` : ''}
-          ${[...connections.values()].map(
-            ({ businessId, clientId }) =>
+          ${signedIn} ${connections.length === 0 ? html`<p>No app is connected.</p>` : ''}
+          ${connections.map(
+            ({ businessId, clientId, scopes }) =>
               html`<form method="post" action="/dashboard/connected-apps/revoke">
-                <p>
-                  ${oauth.apps.get(clientId)?.name ?? clientId} —
-                  ${state.businesses.get(businessId)?.name ?? businessId}
-                </p>
+                <h2>${oauth.apps.get(clientId)?.name ?? clientId}</h2>
+                <p>Connected to ${state.businesses.get(businessId)?.name ?? businessId}. It can:</p>
+                <ul>
+                  ${scopes.map((scope) => html`<li>${isScope(scope) ? SCOPE_WORDS[scope] : scope}</li>`)}
+                </ul>
                 <input type="hidden" name="business_id" value="${businessId}" />
                 <input type="hidden" name="client_id" value="${clientId}" />
                 <input type="hidden" name="csrf" value="${session.csrf}" />
@@ -87,14 +139,15 @@ export function dashboardPages(sandbox: SandboxContext) {
     const form = new URLSearchParams(await c.req.text());
     const businessId = form.get('business_id') ?? '';
     if (
+      !postedFromHere(c) ||
       !session ||
       !csrfMatches(session.csrf, form.get('csrf')) ||
       !approvableBusinesses(session.user).includes(businessId)
     ) {
-      return c.html(page('Not allowed', html`<h1>Not allowed</h1>`), 403);
+      return refused(c, 'Not allowed', 'Only an Owner or Admin of the business may revoke its connected apps.');
     }
-    oauth.revokeWhere((grant) => grant.businessId === businessId && grant.clientId === form.get('client_id'));
-    return c.redirect('/dashboard/connected-apps', 303);
+    oauth.revokeConnection(businessId, form.get('client_id') ?? '');
+    return c.redirect(DASHBOARD_HOME, 303);
   });
 
   return pages;

@@ -41,6 +41,8 @@ const appBody = z.strictObject({
   scopes: z.array(z.enum(SCOPES)).optional(),
 });
 
+const appScopesBody = z.strictObject({ scopes: z.array(z.enum(SCOPES)) });
+
 const approveBody = z.strictObject({
   user_id: z.string(),
   client_id: z.string(),
@@ -293,6 +295,14 @@ export function controlRoutes(sandbox: SandboxContext) {
     return c.json({ client_secret: oauth.regenerateSecret(c.req.param('clientId')) });
   });
 
+  // The review of a scope request (spec 5.2 rule 4), granted at once. Existing tokens keep their scopes.
+  routes.put('/apps/:clientId/scopes', async (c) => {
+    const input = await parse(appScopesBody, c.req.raw);
+    const app = oauth.setAppScopes(c.req.param('clientId'), input.scopes);
+    if (!app) throw notFound('App not found');
+    return c.json({ client_id: app.clientId, scopes: app.scopes });
+  });
+
   routes.delete('/apps/:clientId', (c) => {
     if (!oauth.deleteApp(c.req.param('clientId'))) throw notFound('App not found');
     return c.body(null, 204);
@@ -315,7 +325,8 @@ export function controlRoutes(sandbox: SandboxContext) {
 
   routes.post('/connections/revoke', async (c) => {
     const input = await parse(connectionBody, c.req.raw);
-    oauth.revokeWhere((grant) => grant.businessId === input.business_id && grant.clientId === input.client_id);
+    // Idempotent: revoking what is not connected is already done. No notification goes out (spec 6 rule 5).
+    oauth.revokeConnection(input.business_id, input.client_id);
     return c.body(null, 204);
   });
 

@@ -2,15 +2,26 @@
  * `POST /v1/open/oauth/token` (spec 4.8): the `authorization_code` and `refresh_token` grants, client
  * credentials in the form body, RFC 6749 section 5.2 errors, 90 requests a minute per client (spec 8).
  *
- * Decisions where the spec is silent: refresh tokens rotate (the old one stops working once used, RFC 9700
- * section 4.14); a replayed code also revokes the tokens issued from it (RFC 6749 section 4.1.2).
+ * Decisions where the spec is silent:
+ * - Refresh tokens rotate: each refresh answers a new refresh token and the old one is spent (`invalid_grant`
+ *   if shown again). The old access token is not cut short: it lives until its own expiry, so that a call in
+ *   flight during a refresh does not meet a 401, which spec 5.3.4 tells platforms to read as revocation.
+ * - Refresh tokens do not expire by time; they die with the connection (revocation, secret regeneration,
+ *   app deletion) or by use.
+ * - A replayed code is refused and revokes every token descended from it (RFC 6749 section 4.1.2).
+ * - A refresh may narrow the scopes with `scope` (RFC 6749 section 6); asking for more is `invalid_scope`.
+ * - Every request counts against the limit, failed ones included (so that guessing secrets is slow too): keyed
+ *   by `client_id` when the form names one, else by the caller's IP address.
  */
 import { createHash } from 'node:crypto';
-import { decodeForm, tokenRequestSchema, type TokenRequest } from '@paykit/core';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { decodeForm, parseScopeList, scopeAllows, tokenRequestSchema, type Scope, type TokenRequest } from '@paykit/core';
 import { Hono, type Context } from 'hono';
+import { MAX_BODY_BYTES } from '../body.js';
 import type { SandboxContext } from '../context.js';
 import { secretMatches, type App } from '../oauth/oauth-state.js';
 
+/** An error answered as RFC 6749 section 5.2 says: `{ error, error_description }`. */
 class OAuthError extends Error {
   constructor(
     readonly status: 400 | 401,
@@ -28,33 +39,53 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
 
   routes.post('/', async (c) => {
     const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
+    const body = await readForm(c);
+    const clientId = body.ok && typeof body.form.client_id === 'string' ? body.form.client_id : undefined;
+    const wait = sandbox.tokenRateLimit.hit(clientId ?? `ip:${remoteAddress(c)}`, oauth.now());
+    if (wait > 0) {
+      const { limit } = sandbox.tokenRateLimit;
+      return c.json(
+        {
+          error: 'rate_limited',
+          error_description: `More than ${limit} token requests in a minute; retry after ${wait} s`,
+        },
+        429,
+        { ...noStore, 'retry-after': String(wait) },
+      );
+    }
     try {
-      const form = await readForm(c);
-      const wait = sandbox.tokenRateLimit.hit(typeof form.client_id === 'string' ? form.client_id : 'anonymous');
-      if (wait > 0) {
-        return c.json({ error: 'rate_limited', error_description: 'More than 90 token requests in a minute' }, 429, {
-          ...noStore,
-          'retry-after': String(wait),
-        });
-      }
-      const parsed = tokenRequestSchema.safeParse(form);
-      if (!parsed.success) {
-        const grantType = form.grant_type;
-        if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
-          throw new OAuthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
-        }
-        const issue = parsed.error.issues[0];
-        throw new OAuthError(400, 'invalid_request', `${issue?.path.join('.')}: ${issue?.message}`);
-      }
-      const request = parsed.data;
-      const app = authenticateClient(request);
-      const tokens = request.grant_type === 'authorization_code' ? exchangeCode(app, request) : refresh(app, request);
+      if (!body.ok) throw body.error;
+      const tokens = grant(body.form);
       return c.json({ token_type: 'Bearer', expires_in: oauth.accessTokenTtlSeconds, ...tokens }, 200, noStore);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       return c.json({ error: error.error, error_description: error.message }, error.status, noStore);
     }
   });
+
+  function grant(form: Record<string, unknown>) {
+    // `scope` on a refresh is RFC 6749 section 6's; core's schema of spec 4.8 does not name it.
+    const { scope, ...rest } = form;
+    if (scope !== undefined && form.grant_type !== 'refresh_token') {
+      throw new OAuthError(400, 'invalid_request', 'scope is only accepted with grant_type=refresh_token');
+    }
+    const parsed = tokenRequestSchema.safeParse(rest);
+    if (!parsed.success) {
+      const grantType = form.grant_type;
+      if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
+        throw new OAuthError(
+          400,
+          grantType === undefined ? 'invalid_request' : 'unsupported_grant_type',
+          'grant_type must be authorization_code or refresh_token',
+        );
+      }
+      const issue = parsed.error.issues[0];
+      throw new OAuthError(400, 'invalid_request', `${issue?.path.join('.')}: ${issue?.message}`);
+    }
+    const request = parsed.data;
+    const app = authenticateClient(request);
+    return request.grant_type === 'authorization_code' ? exchangeCode(app, request) : refresh(app, request, scope);
+  }
 
   function authenticateClient(request: TokenRequest): App {
     const app = oauth.apps.get(request.client_id);
@@ -65,14 +96,14 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
   }
 
   function exchangeCode(app: App, request: TokenRequest & { grant_type: 'authorization_code' }) {
-    const code = oauth.codes.get(createHash('sha256').update(request.code).digest('hex'));
-    if (!code || code.clientId !== app.clientId)
+    const code = oauth.codes.get(sha256(request.code, 'hex'));
+    // Another app's code is "unknown": whether it exists is none of this client's business.
+    if (!code || code.clientId !== app.clientId) {
       throw new OAuthError(400, 'invalid_grant', 'Unknown authorization code');
+    }
     if (code.used) {
-      for (const id of code.tokenIds) {
-        const grant = oauth.grants.get(id);
-        if (grant) grant.revoked = true;
-      }
+      const familyId = code.familyId;
+      if (familyId !== null) oauth.revokeWhere((g) => g.familyId === familyId);
       throw new OAuthError(400, 'invalid_grant', 'The authorization code was already used');
     }
     if (code.expiresAt <= oauth.now()) throw new OAuthError(400, 'invalid_grant', 'The authorization code expired');
@@ -81,36 +112,80 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
     }
     if (code.codeChallenge !== undefined) {
       if (request.code_verifier === undefined) throw new OAuthError(400, 'invalid_grant', 'code_verifier is required');
-      const challenge = createHash('sha256').update(request.code_verifier).digest('base64url');
-      if (challenge !== code.codeChallenge) throw new OAuthError(400, 'invalid_grant', 'code_verifier does not match');
+      if (sha256(request.code_verifier, 'base64url') !== code.codeChallenge) {
+        throw new OAuthError(400, 'invalid_grant', 'code_verifier does not match');
+      }
+    } else if (request.code_verifier !== undefined) {
+      // RFC 7636 section 4.6 / RFC 9700 section 2.1.1: a verifier for a code issued without a challenge is an
+      // attacker's injected code, not a harmless extra.
+      throw new OAuthError(400, 'invalid_grant', 'code_verifier given, but the authorization request had no challenge');
     }
+    // Spent before any other check can fail later: one code, one exchange.
     code.used = true;
     const issued = oauth.issueGrant({ clientId: app.clientId, businessId: code.businessId, scopes: code.scopes });
-    code.tokenIds.push(issued.grant.id);
+    code.familyId = issued.grant.familyId;
     return { access_token: issued.accessToken, refresh_token: issued.refreshToken, scope: code.scopes.join(' ') };
   }
 
-  function refresh(app: App, request: TokenRequest & { grant_type: 'refresh_token' }) {
-    const grant = oauth.grantByRefreshToken(request.refresh_token);
-    if (!grant || grant.clientId !== app.clientId) {
+  function refresh(app: App, request: TokenRequest & { grant_type: 'refresh_token' }, scope: unknown) {
+    const old = oauth.grantByRefreshToken(request.refresh_token);
+    if (!old || old.clientId !== app.clientId) {
       throw new OAuthError(400, 'invalid_grant', 'The refresh token is unknown, used or revoked');
     }
-    grant.revoked = true;
-    const issued = oauth.issueGrant({ clientId: app.clientId, businessId: grant.businessId, scopes: grant.scopes });
-    return { access_token: issued.accessToken, refresh_token: issued.refreshToken, scope: grant.scopes.join(' ') };
+    let scopes: Scope[] = old.scopes;
+    if (scope !== undefined) {
+      const asked = typeof scope === 'string' ? parseScopeList(scope) : undefined;
+      if (!asked?.ok || asked.scopes.length === 0) throw new OAuthError(400, 'invalid_scope', 'scope is not a scope list');
+      const beyond = asked.scopes.filter((s) => !scopeAllows(old.scopes, s));
+      if (beyond.length > 0) {
+        throw new OAuthError(400, 'invalid_scope', `The connection was not granted ${beyond.join(', ')}`);
+      }
+      scopes = asked.scopes;
+    }
+    old.refreshUsed = true;
+    const issued = oauth.issueGrant({
+      clientId: app.clientId,
+      businessId: old.businessId,
+      scopes,
+      familyId: old.familyId,
+    });
+    return { access_token: issued.accessToken, refresh_token: issued.refreshToken, scope: scopes.join(' ') };
   }
 
   return routes;
 }
 
-async function readForm(c: Context): Promise<Record<string, unknown>> {
+/** The form, or the error to answer once the request has been counted. */
+async function readForm(
+  c: Context,
+): Promise<{ ok: true; form: Record<string, unknown> } | { ok: false; error: OAuthError }> {
+  const text = await c.req.text();
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
-    throw new OAuthError(400, 'invalid_request', 'The token request must be application/x-www-form-urlencoded');
+    return { ok: false, error: invalidRequest('The token request must be application/x-www-form-urlencoded') };
   }
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) return { ok: false, error: invalidRequest('The form is too large') };
   try {
-    return decodeForm(new URLSearchParams(await c.req.text()));
+    return { ok: true, form: decodeForm(new URLSearchParams(text)) };
   } catch {
-    throw new OAuthError(400, 'invalid_request', 'A parameter appears more than once');
+    // RFC 6749 section 3.2: parameters must not be included more than once.
+    return { ok: false, error: invalidRequest('A parameter appears more than once') };
+  }
+}
+
+function invalidRequest(description: string): OAuthError {
+  return new OAuthError(400, 'invalid_request', description);
+}
+
+function sha256(text: string, encoding: 'hex' | 'base64url'): string {
+  return createHash('sha256').update(text).digest(encoding);
+}
+
+/** The caller's IP address, or `unknown` when the app is not served by node (`app.request()` in a test). */
+function remoteAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
   }
 }
