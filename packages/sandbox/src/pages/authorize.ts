@@ -67,8 +67,7 @@ export function authorizePages(sandbox: SandboxContext) {
           'Connect an app',
           html`<h1>${request.app.name} wants to connect to your business</h1>
             <p>
-              An app of ${state.businesses.get(request.app.businessId)?.name ?? 'another business'}. It will be able
-              to:
+              An app of ${state.businesses.get(request.app.businessId)?.name ?? 'another business'}. It will be able to:
             </p>
             <ul>
               ${request.params.scope.map((scope) => html`<li>${isScope(scope) ? SCOPE_WORDS[scope] : scope}</li>`)}

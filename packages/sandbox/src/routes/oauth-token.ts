@@ -15,7 +15,14 @@
  */
 import { createHash } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { decodeForm, parseScopeList, scopeAllows, tokenRequestSchema, type Scope, type TokenRequest } from '@paykit/core';
+import {
+  decodeForm,
+  parseScopeList,
+  scopeAllows,
+  tokenRequestSchema,
+  type Scope,
+  type TokenRequest,
+} from '@paykit/core';
 import { Hono, type Context } from 'hono';
 import { MAX_BODY_BYTES } from '../body.js';
 import type { SandboxContext } from '../context.js';
@@ -135,7 +142,8 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
     let scopes: Scope[] = old.scopes;
     if (scope !== undefined) {
       const asked = typeof scope === 'string' ? parseScopeList(scope) : undefined;
-      if (!asked?.ok || asked.scopes.length === 0) throw new OAuthError(400, 'invalid_scope', 'scope is not a scope list');
+      if (!asked?.ok || asked.scopes.length === 0)
+        throw new OAuthError(400, 'invalid_scope', 'scope is not a scope list');
       const beyond = asked.scopes.filter((s) => !scopeAllows(old.scopes, s));
       if (beyond.length > 0) {
         throw new OAuthError(400, 'invalid_scope', `The connection was not granted ${beyond.join(', ')}`);
