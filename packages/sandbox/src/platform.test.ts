@@ -79,4 +79,115 @@ describe('platform key and commission (spec 5.4)', () => {
     });
     expect(wrongKey.status).toBe(401);
   });
+
+  it('checks the commission at its edges (spec 5.4.3), in form bodies too', async () => {
+    const commission = (value: string, amount = '10.00') =>
+      call(sandbox, 'POST', '/v1/payment-requests', {
+        ...asPlatform(),
+        form: new URLSearchParams({ amount, currency: 'SGD', platform_commission_amount: value }),
+      });
+    for (const refused of ['0', '0.00', '-1', '0.001', '10', '10.00', '10.01', 'NaN', '1e0', 'abc', '']) {
+      const answer = await commission(refused);
+      expect(answer.status, refused).toBe(422);
+      expect(answer.body.errors[0].path, refused).toBe('platform_commission_amount');
+    }
+    for (const [accepted, echoed] of [
+      ['0.01', 0.01],
+      ['9.99', 9.99],
+      ['2.5', 2.5],
+    ] as const) {
+      const answer = await commission(accepted);
+      expect(answer.status, accepted).toBe(200);
+      expect(answer.body.platform_commission_amount).toBe(echoed);
+    }
+  });
+
+  it('works with a Bearer token beside the platform key: OAuth-connected merchant, commission, unified events', async () => {
+    const owner = (
+      await call(sandbox, 'POST', '/_sandbox/users', {
+        json: {
+          email: 'owner@harbour.test',
+          name: 'Harbour Owner',
+          memberships: [{ business_id: merchant.id, role: 'owner' }],
+        },
+      })
+    ).body;
+    const app = (
+      await call(sandbox, 'POST', '/_sandbox/apps', {
+        json: {
+          business_id: sandbox.seed.businessId,
+          name: 'Marketplace',
+          redirect_uris: ['https://platform.example/cb'],
+          scopes: ['business:read', 'payments'],
+        },
+      })
+    ).body;
+    const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
+      json: {
+        user_id: owner.id,
+        client_id: app.client_id,
+        redirect_uri: 'https://platform.example/cb',
+        scope: 'payments',
+        business_id: merchant.id,
+      },
+    });
+    const tokens = await call(sandbox, 'POST', '/v1/open/oauth/token', {
+      apiKey: null,
+      form: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: new URL(approved.body.redirect).searchParams.get('code')!,
+        redirect_uri: 'https://platform.example/cb',
+        ...app,
+      }),
+    });
+    const before = {
+      merchant: (await call(sandbox, 'GET', `/_sandbox/businesses/${merchant.id}/balance`)).body.available,
+      platform: (await call(sandbox, 'GET', `/_sandbox/businesses/${sandbox.seed.businessId}/balance`)).body.available,
+    };
+    const platformBefore = platformHooks.requests.length;
+    const merchantBefore = merchantHooks.requests.length;
+    const created = await call(sandbox, 'POST', '/v1/payment-requests', {
+      apiKey: null,
+      headers: { authorization: `Bearer ${tokens.body.access_token}`, 'x-platform-key': sandbox.seed.platformKey },
+      json: { amount: 20, currency: 'SGD', platform_commission_amount: 1.5 },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.platform_commission_amount).toBe(1.5);
+    await call(sandbox, 'POST', `/_sandbox/payment-requests/${created.body.id}/pay`, {
+      json: { outcome: 'succeeded' },
+    });
+    // 20.00 - fee (0.68 + 0.50 = 1.18) - commission 1.50 = 17.32
+    const after = {
+      merchant: (await call(sandbox, 'GET', `/_sandbox/businesses/${merchant.id}/balance`)).body.available,
+      platform: (await call(sandbox, 'GET', `/_sandbox/businesses/${sandbox.seed.businessId}/balance`)).body.available,
+    };
+    expect(Math.round((Number(after.merchant) - Number(before.merchant)) * 100)).toBe(1732);
+    expect(Math.round((Number(after.platform) - Number(before.platform)) * 100)).toBe(150);
+    const toPlatform = (await platformHooks.waitFor(platformBefore + 2))
+      .slice(platformBefore)
+      .map((r) => JSON.parse(r.body));
+    expect(toPlatform.map((e) => [e.type, e.business_id])).toEqual([
+      ['charge.created', merchant.id],
+      ['charge.updated', merchant.id],
+    ]);
+    const toMerchant = (await merchantHooks.waitFor(merchantBefore + 1))
+      .slice(merchantBefore)
+      .map((r) => JSON.parse(r.body));
+    expect(toMerchant.map((e) => e.type)).toEqual(['payment_request.completed']);
+  });
+
+  it('keeps charge events with the merchant when no platform key was used', async () => {
+    const platformBefore = platformHooks.requests.length;
+    const merchantBefore = merchantHooks.requests.length;
+    const created = await call(sandbox, 'POST', '/v1/payment-requests', {
+      apiKey: merchant.api_key,
+      json: { amount: 7, currency: 'SGD' },
+    });
+    await call(sandbox, 'POST', `/_sandbox/payment-requests/${created.body.id}/pay`, { json: { outcome: 'failed' } });
+    const toMerchant = (await merchantHooks.waitFor(merchantBefore + 3))
+      .slice(merchantBefore)
+      .map((r) => JSON.parse(r.body).type);
+    expect(toMerchant).toEqual(['charge.created', 'charge.failed', 'payment_request.failed']);
+    expect(platformHooks.requests.length).toBe(platformBefore);
+  });
 });
