@@ -110,11 +110,12 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
         options,
       );
 
-  const list = <S extends z.ZodType, Q extends Record<string, string | number | undefined> = Record<never, never>>(
+  const list = <S extends z.ZodType, Q extends object = Record<never, never>>(
     path: string[],
     item: S,
     pageSchema: z.ZodType<Page<Out<S>>> = listOf(item) as unknown as z.ZodType<Page<Out<S>>>,
-    checkQuery: (query: Q) => Record<string, string | number | undefined> = (query) => query,
+    checkQuery: (query: Q) => Record<string, string | number | undefined> = (query) =>
+      query as Record<string, string | number | undefined>,
   ): ListOperation<Q, Out<S>> => {
     const page = async (query: Q & PageQuery = {} as Q & PageQuery, options?: CallOptions) => {
       const { cursor, perPage, ...rest } = query;
@@ -234,7 +235,7 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
 }
 
 /** The date range of the balance-transactions list (`created_at_to` >= `created_at_from`). */
-export interface BalanceTransactionRange extends Record<string, string | undefined> {
+export interface BalanceTransactionRange {
   created_at_from?: string;
   created_at_to?: string;
 }
