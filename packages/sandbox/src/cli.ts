@@ -16,6 +16,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const sandbox = await startSandbox({ port, host: values.host });
 console.log(`paykit sandbox listening on ${sandbox.url}`);
 console.log(`seeded business "${SANDBOX_SEED.name}": X-BUSINESS-API-KEY: ${SANDBOX_SEED.apiKey}`);
+console.log(`dashboard: ${sandbox.url}/dashboard/sign-in as ${sandbox.seed.ownerEmail} (no password in the sandbox)`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void sandbox.close().then(() => process.exit(0)));
 }

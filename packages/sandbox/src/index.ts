@@ -7,5 +7,6 @@
 export { startSandbox, type RunningSandbox, type SandboxOptions } from './start.js';
 export { createSandboxApp } from './app.js';
 export { SANDBOX_SEED } from './seed.js';
+export { SEED_USER } from './oauth/oauth-state.js';
 export type { SandboxContext } from './context.js';
 export type { WebhookDelivery, SandboxEvent, WebhookDispatcherOptions } from './webhooks.js';

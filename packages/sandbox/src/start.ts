@@ -9,7 +9,7 @@ import type { SandboxContext } from './context.js';
 import { SANDBOX_SEED } from './seed.js';
 import { SandboxState } from './state.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks.js';
-import { OAuthState } from './oauth/oauth-state.js';
+import { OAuthState, SEED_USER } from './oauth/oauth-state.js';
 import { RateLimit } from './oauth/rate-limit.js';
 
 /** Options of {@link startSandbox}. */
@@ -30,8 +30,8 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   /** Its origin, e.g. `http://127.0.0.1:4010`: the API base URL, the dashboard URL and the checkout origin. */
   readonly url: string;
-  /** The seeded business and its keys. */
-  readonly seed: { businessId: string; apiKey: string; platformKey: string };
+  /** The seeded business, its keys, and its Owner's dashboard user (sign in as `ownerEmail`, no password). */
+  readonly seed: { businessId: string; apiKey: string; platformKey: string; ownerUserId: string; ownerEmail: string };
   /** Its memory, for tests that look inside. */
   readonly context: SandboxContext;
   /** Stops listening, drops open connections and cancels webhook retries. */
@@ -70,7 +70,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url,
-    seed: { businessId: SANDBOX_SEED.businessId, apiKey: SANDBOX_SEED.apiKey, platformKey: SANDBOX_SEED.platformKey },
+    seed: {
+      businessId: SANDBOX_SEED.businessId,
+      apiKey: SANDBOX_SEED.apiKey,
+      platformKey: SANDBOX_SEED.platformKey,
+      ownerUserId: SEED_USER.id,
+      ownerEmail: SEED_USER.email,
+    },
     context,
     close: () =>
       new Promise<void>((resolve) => {
