@@ -11,6 +11,8 @@ export class RateLimit {
 
   /** Counts a request; returns the seconds to wait when it is over the limit, else 0. */
   hit(key: string, now = Date.now()): number {
+    // Keys are caller-chosen (any client_id): forget idle ones so that random names cannot grow the map forever.
+    if (this.#hits.size > 10_000) this.#forgetIdle(now);
     const hits = (this.#hits.get(key) ?? []).filter((at) => at > now - this.windowMs);
     if (hits.length >= this.limit) {
       this.#hits.set(key, hits);
@@ -21,7 +23,12 @@ export class RateLimit {
     return 0;
   }
 
+  /** Forgets every count (`POST /_sandbox/reset`). */
   reset(): void {
     this.#hits.clear();
+  }
+
+  #forgetIdle(now: number): void {
+    for (const [key, hits] of this.#hits) if ((hits.at(-1) ?? 0) <= now - this.windowMs) this.#hits.delete(key);
   }
 }
