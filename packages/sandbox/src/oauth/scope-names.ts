@@ -1,6 +1,7 @@
 /** What each scope lets an app do, in the words the consent page uses. */
 import type { Scope } from '@paykit/core';
 
+/** The consent page's and the Connected apps page's words for each scope, so a merchant reads what it grants. */
 export const SCOPE_WORDS: Record<Scope, string> = {
   'business:read': 'See your business profile and account information',
   payments: 'Create, view, cancel and refund payments',
