@@ -17,10 +17,13 @@ import { commerceRoutes } from './routes/commerce.js';
 import { terminalPages } from './pages/terminal.js';
 import { authorizePages } from './pages/authorize.js';
 import { dashboardPages } from './pages/dashboard.js';
+import { faultMiddleware } from './faults.js';
+import { faultRoutes } from './routes/faults.js';
 
 /** Builds the Hono app of one sandbox. */
 export function createSandboxApp(sandbox: SandboxContext): Hono {
   const app = new Hono();
+  app.use(faultMiddleware(sandbox.faults));
 
   const v1 = new Hono<SandboxEnv>();
   v1.use(async (c, next) => {
@@ -49,6 +52,7 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   app.route('/v1', v1);
   app.route('/oauth', authorizePages(sandbox));
   app.route('/dashboard', dashboardPages(sandbox));
+  app.route('/_sandbox/faults', faultRoutes(sandbox));
   app.route('/_sandbox', controlRoutes(sandbox));
   app.route('/checkout', checkoutPages(sandbox));
   app.route('/terminal', terminalPages(sandbox));

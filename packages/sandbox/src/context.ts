@@ -1,3 +1,4 @@
+import type { Faults } from './faults.js';
 import type { OAuthState } from './oauth/oauth-state.js';
 import type { RateLimit } from './oauth/rate-limit.js';
 import type { SandboxState } from './state.js';
@@ -9,6 +10,8 @@ export interface SandboxContext {
   readonly webhooks: WebhookDispatcher;
   /** The authorization server: users, apps, codes, tokens, and its movable clock. */
   readonly oauth: OAuthState;
+  /** Faults armed by the control API. */
+  readonly faults: Faults;
   /** The token endpoint's 90 requests a minute per client. */
   readonly tokenRateLimit: RateLimit;
   /** The fixed segment of `GET /v1/balances/{segment}/transactions` (spec 4.6 withholds it). Default `processor`. */

@@ -11,6 +11,7 @@ import { SandboxState } from './state.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks.js';
 import { OAuthState, SEED_USER } from './oauth/oauth-state.js';
 import { RateLimit } from './oauth/rate-limit.js';
+import { Faults } from './faults.js';
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
@@ -55,6 +56,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     state: new SandboxState(),
     webhooks: new WebhookDispatcher(options.webhooks),
     oauth: new OAuthState(options.oauth?.accessTokenTtlSeconds),
+    faults: new Faults(),
     balanceProcessorSegment: options.balanceProcessorSegment ?? 'processor',
     tokenRateLimit: new RateLimit(options.oauth?.tokenRequestsPerMinute ?? 90, 60_000),
     publicUrl: () => url,

@@ -341,6 +341,7 @@ export function controlRoutes(sandbox: SandboxContext) {
     state.reset();
     oauth.reset();
     sandbox.tokenRateLimit.reset();
+    sandbox.faults.reset();
     return c.body(null, 204);
   });
 
