@@ -26,8 +26,8 @@ export const ENTRIES: readonly { name: string; file: string; budget?: number }[]
   { name: 'comparison: oidc-client-ts (signinRedirect + signinCallback)', file: 'oidc.ts' },
 ];
 
-/** Bundles and measures one entry. */
-export async function measureBundle(file: string): Promise<Omit<BundleSize, 'name'>> {
+/** Bundles one entry of `entries/` into one minified ES module. */
+export async function bundle(file: string): Promise<Buffer> {
   const output = (await build({
     configFile: false,
     logLevel: 'silent',
@@ -41,7 +41,12 @@ export async function measureBundle(file: string): Promise<Omit<BundleSize, 'nam
     },
   })) as Rollup.RollupOutput[] | Rollup.RollupOutput;
   const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output).filter((o) => o.type === 'chunk');
-  const code = Buffer.from(chunks.map((c) => c.code).join('\n'));
+  return Buffer.from(chunks.map((c) => c.code).join('\n'));
+}
+
+/** Bundles and measures one entry. */
+export async function measureBundle(file: string): Promise<Omit<BundleSize, 'name'>> {
+  const code = await bundle(file);
   return {
     minified: code.length,
     gzip: gzipSync(code, { level: 9 }).length,

@@ -5,6 +5,7 @@
  * `pnpm bench [--only sizes|browser|handler|refresh] [--seconds N]`
  */
 import { parseArgs } from 'node:util';
+import { measureBrowserTimings } from './browser-timing.js';
 import { measureBundles } from './bundle-sizes.js';
 import { measureHandlerThroughput } from './handler-throughput.js';
 import { measureTokenRefresh } from './token-refresh.js';
@@ -21,6 +22,17 @@ if (wanted('sizes')) {
     console.log(`| ${size.name} | ${size.minified} | ${size.gzip} | ${size.brotli} | ${verdict} |`);
     if (size.budget !== undefined && size.gzip > size.budget) failed = true;
   }
+}
+
+if (wanted('browser')) {
+  console.log('\n## Headless Chromium, median of 20 loads');
+  const t = await measureBrowserTimings(20);
+  const row = (what: string, ms: number, floor: number) =>
+    console.log(`| ${what} | ${ms.toFixed(2)} | ${floor.toFixed(2)} | ${(ms / floor).toFixed(2)} |`);
+  console.log('| measure | paykit ms | bare Lit ms | ratio |\n|---|---|---|---|');
+  row('script start to first element rendered', t.renderPaykit, t.renderBare);
+  row('click to navigation start: pay button (backend answers at once)', t.clickPay, t.clickBare);
+  row('click to navigation start: connect button (PKCE included)', t.clickConnect, t.clickBare);
 }
 
 if (wanted('handler')) {
