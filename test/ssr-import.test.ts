@@ -1,0 +1,24 @@
+/**
+ * Server-side rendering frameworks import components in Node: no entry of any package may touch `window`,
+ * `document` or `customElements` at module load.
+ */
+import { describe, expect, it } from 'vitest';
+
+describe('importing in Node', () => {
+  it.each([
+    '@paykit/core',
+    '@paykit/core/browser',
+    '@paykit/elements',
+    '@paykit/elements/pay-button',
+    '@paykit/elements/connect-button',
+    '@paykit/elements/return',
+    '@paykit/elements/all',
+    '@paykit/server',
+    '@paykit/server/client',
+    '@paykit/server/node',
+    '@paykit/server/express',
+  ])('%s loads without a DOM', async (entry) => {
+    expect('document' in globalThis).toBe(false);
+    await expect(import(entry)).resolves.toBeDefined();
+  });
+});
