@@ -3,7 +3,7 @@
  * message a shopper can read: the backend's own, or one of ours when the backend could not be understood.
  */
 import { PaykitError, type ErrorCode } from '@paykit/core/browser';
-import { messages } from './messages.js';
+import { text } from './messages.js';
 
 /** Options of {@link callBackend}. */
 export interface BackendCall {
@@ -33,17 +33,17 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
   } catch (error) {
     if (call.signal?.aborted) throw error;
     throw timeout.aborted
-      ? new PaykitError('timeout', messages.timeout)
-      : new PaykitError('network_error', messages.network);
+      ? new PaykitError('timeout', text().timeout)
+      : new PaykitError('network_error', text().network);
   }
   const object =
     typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (!response.ok) {
     const code = typeof object?.code === 'string' ? object.code : 'upstream_error';
-    const message = typeof object?.message === 'string' ? object.message : messages.failed;
+    const message = typeof object?.message === 'string' ? object.message : text().failed;
     throw new PaykitError(code as ErrorCode, message, { status: response.status });
   }
-  if (!object) throw new PaykitError('upstream_invalid_response', messages.invalidAnswer, { status: response.status });
+  if (!object) throw new PaykitError('upstream_invalid_response', text().invalidAnswer, { status: response.status });
   return object;
 }
 
@@ -51,12 +51,12 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
 export function field(answer: Record<string, unknown>, name: string): string {
   const value = answer[name];
   if (typeof value !== 'string' || value.length === 0)
-    throw new PaykitError('upstream_invalid_response', messages.invalidAnswer);
+    throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
   return value;
 }
 
 /** `{ code, message }` of any thrown value, for events and for display. */
 export function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof PaykitError) return { code: error.code, message: error.message };
-  return { code: 'internal_error', message: messages.failed };
+  return { code: 'internal_error', message: text().failed };
 }

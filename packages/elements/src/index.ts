@@ -22,4 +22,4 @@ export {
   PaykitPaymentFailedEvent,
 } from './events.js';
 export type { CheckoutStarted, PaykitErrorDetail, PaymentStatus, ShopperChoice } from './types.js';
-export { messages } from './messages.js';
+export { registerMessages, text, type Messages } from './messages.js';

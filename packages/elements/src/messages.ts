@@ -1,8 +1,10 @@
 /**
- * Every text the elements show, in one table. The backend's own messages (written for shoppers by
- * `@paykit/server`) are shown as they come; these cover what the browser alone knows.
+ * Every text the elements show, one table per locale. English is built in; other locales are registered by
+ * importing their module (`@paykit/elements/locales/fr`, `/ar`), so a page downloads only the languages it
+ * uses. The locale is the nearest `lang` attribute of the element, else the page's `lang`, else English. The
+ * backend's own messages (written for shoppers by `@paykit/server`) are shown as they come.
  */
-export const messages = {
+const en = {
   pay: 'Pay',
   network: 'The shop could not be reached. Check your connection and try again.',
   timeout: 'The shop took too long to answer. Please try again.',
@@ -26,4 +28,24 @@ export const messages = {
   stateUnknown: 'This connection was not started in this browser tab. Start it again.',
   stateExpired: 'This connection took too long. Start it again.',
   stateUsed: 'This connection was already handled.',
-} as const;
+};
+
+/** A message table: every key of the English one. */
+export type Messages = { readonly [K in keyof typeof en]: string };
+
+const tables: Record<string, Messages> = { en };
+
+/** Registers (or replaces) the table of a locale such as `fr` or `pt-BR`. */
+export function registerMessages(lang: string, table: Messages): void {
+  tables[lang.toLowerCase()] = table;
+}
+
+/** The table for `context` (its nearest `lang`), or for the page when there is no element. */
+export function text(context?: Element): Messages {
+  const lang = (
+    (typeof document === 'undefined'
+      ? ''
+      : (context?.closest('[lang]')?.getAttribute('lang') ?? document.documentElement.lang)) || 'en'
+  ).toLowerCase();
+  return tables[lang] ?? tables[lang.split('-')[0]!] ?? en;
+}

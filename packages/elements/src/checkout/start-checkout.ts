@@ -4,7 +4,7 @@
  */
 import { PaykitError, parseAllowedUrl } from '@paykit/core/browser';
 import { callBackend, field } from '../http.js';
-import { messages } from '../messages.js';
+import { text } from '../messages.js';
 import type { CheckoutStarted, ShopperChoice } from '../types.js';
 
 /** Options of {@link startCheckout}. */
@@ -31,7 +31,7 @@ export interface StartCheckoutOptions {
  * (or `http:` on localhost), on one of `checkoutOrigins`. Throws `PaykitError` (`unsafe_url` for any other URL).
  */
 export async function startCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted> {
-  if (options.checkoutOrigins.length === 0) throw new PaykitError('unsafe_url', messages.noCheckoutOrigins);
+  if (options.checkoutOrigins.length === 0) throw new PaykitError('unsafe_url', text().noCheckoutOrigins);
   const answer = await callBackend(`${trimSlash(options.endpoint)}/payment-requests`, {
     method: 'POST',
     body: options.choice,
@@ -41,7 +41,7 @@ export async function startCheckout(options: StartCheckoutOptions): Promise<Chec
     fetch: options.fetch,
   });
   const url = parseAllowedUrl(answer.url, options.checkoutOrigins);
-  if (!url) throw new PaykitError('unsafe_url', messages.unsafeUrl);
+  if (!url) throw new PaykitError('unsafe_url', text().unsafeUrl);
   return {
     id: field(answer, 'id'),
     url: url.href,

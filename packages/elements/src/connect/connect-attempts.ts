@@ -4,7 +4,7 @@
  * handled, becomes a tombstone so that a reload or a replay is told "already handled" rather than "unknown".
  */
 import { PaykitError } from '@paykit/core/browser';
-import { messages } from '../messages.js';
+import { text } from '../messages.js';
 
 const PREFIX = 'paykit:connect:';
 /** How long a connect attempt may take, from click to callback. */
@@ -37,10 +37,10 @@ export function consumeAttempt(storage: Storage, state: string, now = Date.now()
   } catch {
     stored = undefined;
   }
-  if (!stored) throw new PaykitError('state_unknown', messages.stateUnknown);
-  if ('usedAt' in stored) throw new PaykitError('state_used', messages.stateUsed);
+  if (!stored) throw new PaykitError('state_unknown', text().stateUnknown);
+  if ('usedAt' in stored) throw new PaykitError('state_used', text().stateUsed);
   storage.setItem(PREFIX + state, JSON.stringify({ usedAt: now }));
-  if (now - stored.createdAt > ATTEMPT_TTL_MS) throw new PaykitError('state_expired', messages.stateExpired);
+  if (now - stored.createdAt > ATTEMPT_TTL_MS) throw new PaykitError('state_expired', text().stateExpired);
   return stored;
 }
 

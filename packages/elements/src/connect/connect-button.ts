@@ -1,6 +1,6 @@
 import { BusyButton } from '../busy-button.js';
 import { PaykitConnectEvent } from '../events.js';
-import { messages } from '../messages.js';
+import { text } from '../messages.js';
 import { startConnect } from './start-connect.js';
 
 /**
@@ -35,7 +35,9 @@ export class PaykitConnectButton extends BusyButton {
   /** The dashboard's origin, such as `http://127.0.0.1:4010` for the local sandbox. */
   declare dashboardUrl: string;
 
-  protected readonly defaultLabel = messages.connect;
+  protected get defaultLabel(): string {
+    return text(this).connect;
+  }
 
   constructor() {
     super();

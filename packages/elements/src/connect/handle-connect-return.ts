@@ -6,7 +6,7 @@
 import { PaykitError } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend } from '../http.js';
-import { messages } from '../messages.js';
+import { text } from '../messages.js';
 import type { ConnectedBusiness } from '../types.js';
 import { consumeAttempt } from './connect-attempts.js';
 
@@ -44,7 +44,7 @@ export function handleConnectReturn(options: HandleConnectReturnOptions): Promis
   const query = url.searchParams;
   for (const name of ['code', 'state', 'error']) {
     if (query.getAll(name).length > 1)
-      return Promise.reject(new PaykitError('duplicate_parameter', messages.stateUnknown));
+      return Promise.reject(new PaykitError('duplicate_parameter', text().stateUnknown));
   }
   const storage = options.storage ?? sessionStorage;
   const state = query.get('state');
@@ -52,8 +52,8 @@ export function handleConnectReturn(options: HandleConnectReturnOptions): Promis
     const reloaded = !query.has('code') && !query.has('error') && storage.getItem(HANDLED) === url.pathname;
     return Promise.reject(
       reloaded
-        ? new PaykitError('state_used', messages.stateUsed)
-        : new PaykitError('state_missing', messages.stateMissing),
+        ? new PaykitError('state_used', text().stateUsed)
+        : new PaykitError('state_missing', text().stateMissing),
     );
   }
   const running = inFlight.get(state);
@@ -70,12 +70,10 @@ export function handleConnectReturn(options: HandleConnectReturnOptions): Promis
       const detail = query.get('error_description');
       throw new PaykitError(
         error === 'access_denied' ? 'access_denied' : 'upstream_error',
-        error === 'access_denied'
-          ? messages.connectCancelled
-          : `${messages.connectFailed}${detail ? ` (${detail})` : ''}`,
+        error === 'access_denied' ? text().connectCancelled : `${text().connectFailed}${detail ? ` (${detail})` : ''}`,
       );
     }
-    if (!code) throw new PaykitError('validation_failed', messages.stateMissing);
+    if (!code) throw new PaykitError('validation_failed', text().stateMissing);
     const answer = await callBackend(`${trimSlash(options.endpoint)}/oauth/callback`, {
       method: 'POST',
       body: { code, code_verifier: attempt.codeVerifier, redirect_uri: attempt.redirectUri },
@@ -83,7 +81,7 @@ export function handleConnectReturn(options: HandleConnectReturnOptions): Promis
     });
     const business = answer.business as ConnectedBusiness | undefined;
     if (!business || typeof business.name !== 'string')
-      throw new PaykitError('upstream_invalid_response', messages.invalidAnswer);
+      throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
     return business;
   })();
   inFlight.set(state, work);

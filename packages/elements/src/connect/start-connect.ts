@@ -5,7 +5,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc7636 (PKCE)
  */
 import { PaykitError, parseWebUrl } from '@paykit/core/browser';
-import { messages } from '../messages.js';
+import { text } from '../messages.js';
 import { saveAttempt } from './connect-attempts.js';
 import { codeChallengeOf, randomToken } from './pkce.js';
 
@@ -27,9 +27,9 @@ export interface StartConnectOptions {
 export async function startConnect(options: StartConnectOptions): Promise<{ url: string; state: string }> {
   const dashboard = parseWebUrl(options.dashboardUrl);
   const redirect = parseWebUrl(options.redirectUri);
-  if (!dashboard || !redirect) throw new PaykitError('unsafe_url', messages.unsafeUrl);
+  if (!dashboard || !redirect) throw new PaykitError('unsafe_url', text().unsafeUrl);
   if (!options.clientId || !options.scope.trim())
-    throw new PaykitError('validation_failed', messages.connectMisconfigured);
+    throw new PaykitError('validation_failed', text().connectMisconfigured);
   const state = randomToken();
   const codeVerifier = randomToken();
   const url = new URL('/oauth/authorize', dashboard);

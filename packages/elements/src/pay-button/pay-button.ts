@@ -1,7 +1,7 @@
 import { BusyButton } from '../busy-button.js';
 import { startCheckout } from '../checkout/start-checkout.js';
 import { PaykitCheckoutEvent } from '../events.js';
-import { messages } from '../messages.js';
+import { text } from '../messages.js';
 import type { ShopperChoice } from '../types.js';
 
 /**
@@ -53,7 +53,9 @@ export class PaykitPayButton extends BusyButton {
   /** Space-separated origins the checkout may be on, such as `https://checkout.example`. Required. */
   declare checkoutOrigins?: string;
 
-  protected readonly defaultLabel = messages.pay;
+  protected get defaultLabel(): string {
+    return text(this).pay;
+  }
 
   constructor() {
     super();

@@ -5,7 +5,7 @@
 import { PaykitError } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend, field } from '../http.js';
-import { messages } from '../messages.js';
+import { text } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
 
 /** Options of {@link handleReturn}. */
@@ -35,7 +35,7 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
   const query = new URL(options.url ?? location.href).searchParams;
   const reference = single(query, 'reference');
   if (reference === undefined || !/^[A-Za-z0-9_-]{1,255}$/.test(reference)) {
-    throw new PaykitError('validation_failed', messages.noReference);
+    throw new PaykitError('validation_failed', text().noReference);
   }
   const merchant = single(query, 'merchant');
   const url =
@@ -74,7 +74,7 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
 /** The one value of `name`; a repeated parameter is refused, since two readers could pick different ones. */
 function single(query: URLSearchParams, name: string): string | undefined {
   const values = query.getAll(name);
-  if (values.length > 1) throw new PaykitError('duplicate_parameter', messages.noReference);
+  if (values.length > 1) throw new PaykitError('duplicate_parameter', text().noReference);
   return values[0];
 }
 

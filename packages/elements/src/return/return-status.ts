@@ -9,17 +9,17 @@ import {
   PaykitPaymentFailedEvent,
 } from '../events.js';
 import { describeFailure } from '../http.js';
-import { messages } from '../messages.js';
+import { text, type Messages } from '../messages.js';
 import { handleReturn } from './handle-return.js';
 import { returnStatusStyles } from './return-status.styles.js';
 
 type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'connected' | 'error';
 
 /** What each confirmed status says; any other status is still processing. */
-const RESULTS: Record<string, { state: State; text: string } | undefined> = {
-  completed: { state: 'completed', text: messages.completed },
-  failed: { state: 'failed', text: messages.failedPayment },
-  canceled: { state: 'canceled', text: messages.canceled },
+const RESULTS: Record<string, { state: State; key: keyof Messages } | undefined> = {
+  completed: { state: 'completed', key: 'completed' },
+  failed: { state: 'failed', key: 'failedPayment' },
+  canceled: { state: 'canceled', key: 'canceled' },
 };
 
 /**
@@ -60,7 +60,7 @@ export class PaykitReturn extends LitElement {
     super();
     this.endpoint = '';
     this._state = 'checking';
-    this._text = messages.checking;
+    this._text = text(this).checking;
   }
 
   override connectedCallback(): void {
@@ -79,15 +79,16 @@ export class PaykitReturn extends LitElement {
   }
 
   async #confirm(signal: AbortSignal): Promise<void> {
+    this._text = text(this).checking;
     await this.updateComplete;
     // Read before the callback handling cleans the address bar.
     const description = new URL(location.href).searchParams.get('error_description') ?? undefined;
     try {
       if (isConnectReturn(location.href)) {
-        this._text = messages.connecting;
+        this._text = text(this).connecting;
         const business = await handleConnectReturn({ endpoint: this.endpoint });
         this._state = 'connected';
-        this._text = `${messages.connected}${business.name}.`;
+        this._text = `${text(this).connected}${business.name}.`;
         this.dispatchEvent(new PaykitConnectedEvent({ business }));
         return;
       }
@@ -96,9 +97,9 @@ export class PaykitReturn extends LitElement {
         signal,
         ...(this.maxWaitMs === undefined ? {} : { maxWaitMs: this.maxWaitMs }),
       });
-      const result = RESULTS[status.status] ?? { state: 'pending', text: messages.pending };
+      const result = RESULTS[status.status] ?? { state: 'pending', key: 'pending' };
       this._state = result.state;
-      this._text = result.text;
+      this._text = text(this)[result.key];
       if (result.state === 'completed') this.dispatchEvent(new PaykitPaymentCompletedEvent(status));
       else if (result.state !== 'pending') this.dispatchEvent(new PaykitPaymentFailedEvent(status));
     } catch (error) {

@@ -1,0 +1,50 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../connect/define.js';
+import '../pay-button/define.js';
+import type { PaykitPayButton } from '../pay-button/pay-button.js';
+import { text } from '../messages.js';
+import './ar.js';
+import './fr.js';
+
+const label = (el: Element) => el.shadowRoot!.querySelector('slot')!.textContent;
+
+describe('locales', () => {
+  afterEach(() => document.documentElement.removeAttribute('lang'));
+
+  it('follow the nearest lang attribute, then the page, then English', async () => {
+    const fr = await fixture(html`<div lang="fr"><paykit-pay-button></paykit-pay-button></div>`);
+    expect(label(fr.querySelector('paykit-pay-button')!)).to.equal('Payer');
+    const regional = await fixture(html`<div lang="fr-CA"><paykit-connect-button></paykit-connect-button></div>`);
+    expect(label(regional.querySelector('paykit-connect-button')!)).to.equal('Se connecter avec Payments');
+    document.documentElement.lang = 'ar';
+    const ar = await fixture<PaykitPayButton>(html`<paykit-pay-button></paykit-pay-button>`);
+    expect(label(ar)).to.equal('ادفع');
+    const unknown = await fixture(html`<div lang="xx"><paykit-pay-button></paykit-pay-button></div>`);
+    expect(label(unknown.querySelector('paykit-pay-button')!)).to.equal('Pay');
+  });
+
+  it('every locale translates every text', () => {
+    const english = Object.keys(text());
+    for (const lang of ['fr', 'ar']) {
+      document.documentElement.lang = lang;
+      const table = text();
+      expect(Object.keys(table)).to.deep.equal(english);
+      for (const key of english) expect(table[key as keyof typeof table]).to.not.equal('');
+    }
+  });
+
+  it('lays out right to left: the spinner and label follow the reading direction', async () => {
+    const wrapper = await fixture(
+      html`<div dir="rtl" lang="ar">
+        <paykit-pay-button endpoint="/hostile/slow" checkout-origins="https://x.example"></paykit-pay-button>
+      </div>`,
+    );
+    const el = wrapper.querySelector('paykit-pay-button')!;
+    el.shadowRoot!.querySelector('button')!.click();
+    await el.updateComplete;
+    const spinner = el.shadowRoot!.querySelector('[part=spinner]')!.getBoundingClientRect();
+    const labelBox = el.shadowRoot!.querySelector('[part=label]')!.getBoundingClientRect();
+    expect(spinner.left).to.be.greaterThan(labelBox.left);
+    await expect(wrapper).to.be.accessible();
+  });
+});
