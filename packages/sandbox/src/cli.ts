@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `pnpm sandbox [--port 4010] [--host 127.0.0.1]`: runs the sandbox until interrupted.
  */
