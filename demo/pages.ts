@@ -58,7 +58,7 @@ export function storePage(products: readonly Product[], checkoutOrigin: string):
   return layout(
     'Shop',
     `<h1>Shop</h1>
-    <p class="lead">A platform? See <a href="/platform">Acme Marketplace</a>. Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
+    <p class="lead">A platform? See <a href="/platform">Acme Marketplace</a>. Theming: <a href="/themes">three themes</a>. Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
     server for the real outcome. <a href="/orders">Orders</a> lists what the webhooks confirmed.</p>
     <section class="products">${cards}</section>`,
   );
@@ -71,5 +71,24 @@ export function returnPage(): string {
     `<h1>Your payment</h1>
     <paykit-return endpoint="/paykit"></paykit-return>
     <p><a href="/">Back to the shop</a></p>`,
+  );
+}
+
+/** Theming: the same pay button under a light, a dark and a brand-coloured set of `--paykit-*` tokens. */
+export function themesPage(checkoutOrigin: string): string {
+  const button = (label: string) =>
+    `<paykit-pay-button endpoint="/paykit" reference="sku-mug" amount="12.50" currency="SGD"
+      checkout-origins="${escape(checkoutOrigin)}">${escape(label)}</paykit-pay-button>`;
+  return layout(
+    'Themes',
+    `<h1>Themes</h1>
+    <p class="lead">Every paykit element reads the same tokens: <code>--paykit-accent</code>,
+    <code>--paykit-on-accent</code>, <code>--paykit-radius</code>, <code>--paykit-font</code>,
+    <code>--paykit-focus-ring</code>, <code>--paykit-error-color</code>. Parts (<code>::part(button)</code>) allow more.</p>
+    <section class="themes">
+      <div class="theme theme-light"><h2>Light</h2>${button('Buy the mug')}</div>
+      <div class="theme theme-dark"><h2>Dark</h2>${button('Buy the mug')}</div>
+      <div class="theme theme-brand"><h2>Brand</h2>${button('Buy the mug')}</div>
+    </section>`,
   );
 }

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { PRODUCTS, productOf } from './catalogue.js';
 import { OrderBook } from './orders.js';
-import { returnPage, storePage } from './pages.js';
+import { returnPage, storePage, themesPage } from './pages.js';
 import { startPlatformDemo, type PlatformDemo } from './platform.js';
 
 /** Options of {@link startDemo}. */
@@ -54,6 +54,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (path.startsWith('/platform/paykit/')) return platform?.listener(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
     if (path === '/') return page(res, storePage(PRODUCTS, sandbox.url), sandbox.url);
+    if (path === '/themes') return page(res, themesPage(sandbox.url), sandbox.url);
     if (path === '/return') return page(res, returnPage(), sandbox.url, 'no-referrer');
     if (path === '/platform' && platform) {
       platform.demo.page().then(

@@ -94,6 +94,16 @@ describe('pay flow in Chromium', () => {
     await page.close();
   });
 
+  it('the themes page shows the same button under three token sets', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.url}/themes`);
+    const backgrounds = await page.$$eval('paykit-pay-button', (buttons) =>
+      buttons.map((b) => getComputedStyle(b.shadowRoot!.querySelector('button')!).backgroundColor),
+    );
+    expect(new Set(backgrounds).size).toBe(3);
+    await page.close();
+  });
+
   it('coming back with the back button finds the button usable again', async () => {
     const { page } = await openStore();
     await buy(page, 'Enamel mug');
