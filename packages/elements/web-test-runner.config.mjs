@@ -4,21 +4,10 @@
  */
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/support/chromium-args.ts';
 import { startTestBackend } from './test-support/backend.ts';
 
 const backend = await startTestBackend();
-
-const args = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 export default {
   files: 'src/**/*.test.ts',
@@ -31,7 +20,7 @@ export default {
   ],
   browsers: [
     chromeLauncher({
-      launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args },
+      launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS },
     }),
   ],
 };
