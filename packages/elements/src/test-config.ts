@@ -26,3 +26,9 @@ export async function settle(id: string, outcome: 'succeeded' | 'failed'): Promi
 export function next<E extends Event>(target: EventTarget, type: string): Promise<E> {
   return new Promise((resolve) => target.addEventListener(type, (event) => resolve(event as E), { once: true }));
 }
+
+/** Arms a fault on the sandbox behind the real handler (see the sandbox README, "Fault injection"). */
+export async function injectFault(fault: Record<string, unknown>): Promise<void> {
+  const answer = await fetch('/__test/fault', { method: 'POST', body: JSON.stringify(fault) });
+  if (answer.status !== 201) throw new Error(`could not arm ${JSON.stringify(fault)}: ${answer.status}`);
+}

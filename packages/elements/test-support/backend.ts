@@ -3,6 +3,7 @@
  * on web-test-runner's own server (same origin as the test page), plus test routes:
  * - `POST /__test/pay/{id}` `{ outcome }`: pays or fails a payment request on the sandbox checkout;
  * - `GET /__test/config`: the checkout origin, how many payment requests and OAuth callbacks there were;
+ * - `POST /__test/fault`: arms a fault on the sandbox (`POST /_sandbox/faults`), for the fault tests;
  * - `POST /__test/approve` `{ redirect_uri, state, code_challenge }`: the merchant's approval on the sandbox
  *   dashboard, answering `{ redirect }` (the callback URL with `code` and `state`);
  * - `/platform/*`: a platform's paykit handler (OAuth callback), whose app is registered on first approval;
@@ -132,6 +133,16 @@ export async function startTestBackend(): Promise<TestBackend> {
       });
       ctx.status = answer.status;
       ctx.body = await answer.text();
+      return;
+    }
+    if (ctx.path === '/__test/fault' && ctx.method === 'POST') {
+      const armed = await fetch(`${sandbox.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: await readText(ctx.req),
+      });
+      ctx.status = armed.status;
+      ctx.body = await armed.text();
       return;
     }
     if (ctx.path === '/__test/config') {

@@ -1,0 +1,71 @@
+/**
+ * The elements when the Payments API misbehaves behind the merchant's real handler: the shopper reads what
+ * happened, the button works again, nothing is created twice, and a return page never says "paid" unconfirmed.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { startCheckout } from './checkout/start-checkout.js';
+import type { PaykitErrorEvent } from './events.js';
+import './pay-button/define.js';
+import type { PaykitPayButton } from './pay-button/pay-button.js';
+import './return/define.js';
+import type { PaykitReturn } from './return/return-status.js';
+import { backendState, injectFault, next } from './test-config.js';
+
+let checkoutOrigin: string;
+before(async () => {
+  ({ checkoutOrigin } = await backendState());
+});
+afterEach(() => history.replaceState(null, '', location.pathname));
+
+async function payButton(): Promise<PaykitPayButton> {
+  const el = await fixture<PaykitPayButton>(
+    html`<paykit-pay-button
+      endpoint="/paykit"
+      reference="sku-mug"
+      checkout-origins=${checkoutOrigin}
+    ></paykit-pay-button>`,
+  );
+  el.addEventListener('paykit-checkout', (event) => event.preventDefault());
+  return el;
+}
+
+describe('under injected API faults', () => {
+  for (const kind of ['status', 'drop', 'truncated', 'html']) {
+    it(`a create that meets "${kind}" shows a readable error, creates nothing, and the button works again`, async () => {
+      const before = (await backendState()).count;
+      await injectFault({ path: '/v1/payment-requests', method: 'POST', kind });
+      const el = await payButton();
+      const failure = next<PaykitErrorEvent>(el, 'paykit-error');
+      el.shadowRoot!.querySelector('button')!.click();
+      const { detail } = await failure;
+      expect(detail.code).to.be.oneOf(['upstream_error', 'network_error', 'upstream_invalid_response']);
+      expect(detail.message).to.match(/payment service/);
+      expect((await backendState()).count).to.equal(before);
+      await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+
+      // The next click, with the API healthy again, goes through.
+      const checkout = next(el, 'paykit-checkout');
+      el.shadowRoot!.querySelector('button')!.click();
+      await checkout;
+      expect((await backendState()).count).to.equal(before + 1);
+    });
+  }
+
+  it('a return page whose status reads keep failing says it could not confirm, never "paid"', async () => {
+    const { id } = await startCheckout({
+      endpoint: '/paykit',
+      choice: { reference: 'sku-mug' },
+      checkoutOrigins: [checkoutOrigin],
+    });
+    await injectFault({ path: `/v1/payment-requests/${id}`, method: 'GET', kind: 'status', status: 503, times: 100 });
+    history.replaceState(null, '', `${location.pathname}?reference=${id}&status=completed`);
+    const failure = next<PaykitErrorEvent>(document, 'paykit-error');
+    const el = await fixture<PaykitReturn>(html`<paykit-return endpoint="/paykit" max-wait-ms="1500"></paykit-return>`);
+    expect((await failure).detail.code).to.equal('upstream_error');
+    await el.updateComplete;
+    const box = el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
+    expect(box.dataset.state).to.equal('error');
+    expect(box.textContent).to.match(/could not confirm/);
+    expect(box.textContent).to.not.match(/received/i);
+  });
+});
