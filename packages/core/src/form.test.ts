@@ -35,4 +35,10 @@ describe('form codec', () => {
   it('refuses nested objects when encoding', () => {
     expect(() => encodeForm({ nested: { a: 1 } })).toThrow(TypeError);
   });
+
+  it('refuses objects and nested arrays inside an array rather than sending [object Object]', () => {
+    expect(() => encodeForm({ payment_methods: [{ id: 'card' }] })).toThrow(/"payment_methods\[\]"/);
+    expect(() => encodeForm({ payment_methods: [['card']] })).toThrow(TypeError);
+    expect(encodeForm({ flags: [true, 0] }).toString()).toBe('flags%5B%5D=true&flags%5B%5D=0');
+  });
 });

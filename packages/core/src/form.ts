@@ -33,22 +33,28 @@ export function decodeForm(params: URLSearchParams): FormFields {
 }
 
 /**
- * Encodes a flat object as a form body. Arrays become repeated `key[]` fields, booleans `true`/`false`,
- * numbers their plain decimal text; `undefined` and `null` fields are left out.
+ * Encodes a flat object as a form body. Arrays of scalars become repeated `key[]` fields, booleans
+ * `true`/`false`, numbers their plain decimal text; `undefined` and `null` fields are left out. Anything else
+ * (an object, a nested array, a function) is a `TypeError`, never `[object Object]` on the wire.
  */
 export function encodeForm(body: Readonly<Record<string, unknown>>): URLSearchParams {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
-      for (const item of value) params.append(`${key}[]`, String(item));
-    } else if (typeof value === 'object') {
-      throw new TypeError(`Form field "${key}" must be a string, number, boolean or array`);
+      for (const item of value as unknown[]) params.append(`${key}[]`, scalar(`${key}[]`, item));
     } else {
-      params.append(key, String(value));
+      params.append(key, scalar(key, value));
     }
   }
   return params;
+}
+
+/** The form text of a string, number or boolean. */
+function scalar(key: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new TypeError(`Form field "${key}" must be a string, number, boolean or array of them`);
 }
 
 function duplicate(key: string): PaykitError {

@@ -63,6 +63,8 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   );
   app.onError((error, c) => {
     if (error instanceof SandboxError) return c.json(error.body(), error.status as 400, error.headers);
+    // The sandbox's only log line: a bug in the emulator, for the person running it.
+    // eslint-disable-next-line no-console
     console.error('[paykit sandbox] unexpected error', error);
     return c.json({ message: 'The sandbox failed unexpectedly; see its log', code: 'internal_error' }, 500);
   });

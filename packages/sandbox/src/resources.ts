@@ -33,9 +33,10 @@ export class ResourceStore {
 
   /** Adds a record with a fresh id (unless `json.id` is given) and returns its JSON. */
   add(kind: ResourceKind, businessId: string, json: Record<string, unknown>): Record<string, unknown> & { id: string } {
-    const record = { id: newId(), ...json };
-    this.#map(kind).set(record.id as string, { businessId, json: record as StoredResource['json'] });
-    return record as StoredResource['json'];
+    const { id: given, ...fields } = json;
+    const record = { id: typeof given === 'string' ? given : newId(), ...fields };
+    this.#map(kind).set(record.id, { businessId, json: record });
+    return record;
   }
 
   /** The record of this business, or undefined (another business's record is not found either). */

@@ -63,9 +63,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
   const app = createSandboxApp(context);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 4010, hostname: host }, () =>
-      resolve(s as Server),
-    ) as Server;
+    const s = serve({ fetch: app.fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s)) as Server;
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;

@@ -3,7 +3,7 @@
  * RFC 6749 section 4.1.2.1: until `client_id` and `redirect_uri` are known good, errors are shown on a page
  * (never redirected, or the sandbox would be an open redirector); after that, they go back to `redirect_uri`.
  */
-import { authorizeParamsSchema, parseScopeList, scopeAllows, type AuthorizeParams, type Scope } from '@paykit/core';
+import { authorizeParamsSchema, parseScopeList, scopeAllows, type AuthorizeParams } from '@paykit/core';
 import { SandboxError } from '../errors.js';
 import type { App, OAuthState, User } from './oauth-state.js';
 
@@ -89,7 +89,7 @@ export function approve(oauth: OAuthState, request: CheckedRequest, user: User, 
     clientId: request.app.clientId,
     businessId,
     redirectUri: request.params.redirect_uri,
-    scopes: request.params.scope as Scope[],
+    scopes: request.params.scope,
     codeChallenge: request.params.code_challenge,
   });
   return withQuery(request.params.redirect_uri, {
