@@ -1,6 +1,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { PaykitCheckoutEvent, PaykitErrorEvent } from '../events.js';
-import { backendState, next } from '../test-config.js';
+import { backendState, injectFault, next } from '../test-config.js';
 import './define.js';
 import type { PaykitPayButton } from './pay-button.js';
 
@@ -49,27 +50,43 @@ describe('<paykit-pay-button>', () => {
     await waitUntil(() => inner(el).getAttribute('aria-busy') === 'false');
   });
 
-  it('makes one payment request for a double click, and for Enter then click', async () => {
+  it('makes one payment request for a double click', async () => {
     const before = (await backendState()).count;
     const el = await button();
     const checkout = next<PaykitCheckoutEvent>(el, 'paykit-checkout');
     inner(el).click();
     inner(el).click();
-    inner(el).dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-    inner(el).click();
     await checkout;
     expect((await backendState()).count).to.equal(before + 1);
   });
 
-  it('works from the keyboard: focus lands on the button and Enter activates it', async () => {
+  it('makes one payment request for Enter, Space and clicks while the first is in flight', async () => {
+    const before = (await backendState()).count;
+    // The API answers the create slowly (and creates it), so that every activation below lands while busy.
+    await injectFault({ path: '/v1/payment-requests', method: 'POST', kind: 'slow', delay_ms: 800 });
     const el = await button();
-    el.focus();
-    expect(el.shadowRoot!.activeElement).to.equal(inner(el));
     const checkout = next<PaykitCheckoutEvent>(el, 'paykit-checkout');
-    // A native button turns Enter into a click; the synthetic keydown of a test does not, so click as the browser would.
+    el.focus();
+    // Real key presses from the browser (CDP), not synthetic events: the native button turns them into clicks.
+    await sendKeys({ press: 'Enter' });
+    await sendKeys({ press: 'Space' });
     inner(el).click();
-    expect((await checkout).detail.id).to.be.a('string');
+    await checkout;
+    // A duplicate would still be held by the slow API: let it land before counting.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await backendState()).count).to.equal(before + 1);
   });
+
+  for (const key of ['Enter', 'Space']) {
+    it(`works from the keyboard: focus lands on the button and ${key} activates it`, async () => {
+      const el = await button();
+      el.focus();
+      expect(el.shadowRoot!.activeElement).to.equal(inner(el));
+      const checkout = next<PaykitCheckoutEvent>(el, 'paykit-checkout');
+      await sendKeys({ press: key });
+      expect((await checkout).detail.id).to.be.a('string');
+    });
+  }
 
   it('refuses a tampered price with the shop’s message, and is usable again', async () => {
     const el = await button({ amount: '0.01' });
