@@ -72,7 +72,7 @@ function toRequest(req: NodeRequest, signal: AbortSignal, body?: string): Reques
     headers,
     signal,
     ...(hasBody ? { body: body ?? (Readable.toWeb(req) as ReadableStream<Uint8Array>), duplex: 'half' } : {}),
-  } as RequestInit);
+  });
 }
 
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {

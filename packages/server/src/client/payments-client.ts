@@ -37,7 +37,6 @@ import {
   terminalSchema,
   transferCreateSchema,
   transferSchema,
-  type BalanceTransaction,
   type BalanceTransactionQuery,
   type Page,
 } from '@paykit/core';
@@ -113,7 +112,7 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
   const list = <S extends z.ZodType, Q extends object = Record<never, never>>(
     path: string[],
     item: S,
-    pageSchema: z.ZodType<Page<Out<S>>> = listOf(item) as unknown as z.ZodType<Page<Out<S>>>,
+    pageSchema: z.ZodType<Page<Out<S>>> = listOf(item),
     checkQuery: (query: Q) => Record<string, string | number | undefined> = (query) =>
       query as Record<string, string | number | undefined>,
   ): ListOperation<Q, Out<S>> => {
@@ -147,7 +146,7 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
           'PUT',
           ['payment-requests', id(requestId, 'The id')],
           paymentRequestSchema,
-          { body: parseOrThrow(paymentRequestCreateSchema, input, 'Payment request') as Record<string, unknown> },
+          { body: parseOrThrow(paymentRequestCreateSchema, input, 'Payment request') },
           options,
         ),
       /** `DELETE /v1/payment-requests/{id}` (scope `payments:cancel`). */
@@ -170,7 +169,7 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
           'POST',
           ['charge', 'recurring-billing', id(cardId, 'The id')],
           chargeSchema,
-          { body: parseOrThrow(savedCardChargeSchema, input, 'Charge') as Record<string, unknown>, encoding: 'json' },
+          { body: parseOrThrow(savedCardChargeSchema, input, 'Charge'), encoding: 'json' },
           options,
         ),
       /** `DELETE /v1/recurring-billing/{id}`: cancels the record. */
@@ -195,7 +194,7 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
         list: list<typeof balanceTransactionListSchema.shape.data.element, BalanceTransactionRange>(
           ['balances', segment, 'transactions'],
           balanceTransactionListSchema.shape.data.element,
-          balanceTransactionListSchema as unknown as z.ZodType<Page<BalanceTransaction>>,
+          balanceTransactionListSchema,
           (range) => {
             const checked = parseOrThrow(balanceTransactionQuerySchema, range as BalanceTransactionQuery, 'The query');
             return { created_at_from: checked.created_at_from, created_at_to: checked.created_at_to };
