@@ -1,37 +1,93 @@
 #!/usr/bin/env bash
-# Makes a fresh machine ready for `npm run demo` and `npm test`: the pinned pnpm (through corepack), the
-# workspace's dependencies, and with --browser, Debian's Chromium for the browser tests. Idempotent.
+# Makes a machine ready for `npm run demo` and `npm test`: the pnpm that package.json pins (through
+# corepack, or npm when corepack cannot), the workspace's dependencies, and with --browser a Chromium for
+# the browser tests ($CHROME_PATH, or Debian's /usr/bin/chromium, installed with apt-get when missing).
+# Idempotent, and silent when everything is already there.
+#
+#   bash scripts/bootstrap.sh [--browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+say() { echo "bootstrap: $*" >&2; }
+die() {
+  echo "bootstrap: error: $*" >&2
+  exit 1
+}
+
 want_browser=false
-[ "${1:-}" = "--browser" ] && want_browser=true
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=true ;;
+    -h | --help)
+      sed -n '2,7s/^# \{0,1\}//p' "$0"
+      exit 0
+      ;;
+    *) die "unknown argument \"$arg\" (usage: bash scripts/bootstrap.sh [--browser])" ;;
+  esac
+done
 
-pnpm_version=$(node -p "require('./package.json').packageManager.split('@')[1]")
-export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+command -v node >/dev/null || die "Node.js is not on PATH: install Node 20.19 or newer"
 
-if [ "$(pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]; then
-  echo "bootstrap: installing pnpm $pnpm_version with corepack"
-  # Corepack's bundled signing keys predate the current pnpm releases on this Node: skip that check only.
-  if ! (COREPACK_INTEGRITY_KEYS=0 corepack enable pnpm && COREPACK_INTEGRITY_KEYS=0 corepack prepare "pnpm@$pnpm_version" --activate); then
-    echo "bootstrap: corepack could not install pnpm; using npm instead"
-    npm install --global "pnpm@$pnpm_version"
+# --- pnpm, at the version package.json pins -------------------------------------------------------------
+pnpm_version=$(node -p "require('./package.json').packageManager.replace(/^pnpm@/, '').split('+')[0]")
+# Corepack's bundled signing keys predate current pnpm releases on Node 20: skip that check (and its prompt).
+export COREPACK_INTEGRITY_KEYS=0 COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+
+pnpm_found() { pnpm --version 2>/dev/null || true; }
+
+if [ "$(pnpm_found)" != "$pnpm_version" ]; then
+  say "installing pnpm $pnpm_version (found: $(pnpm_found | grep . || echo none))"
+  if command -v corepack >/dev/null &&
+    corepack enable pnpm && corepack prepare "pnpm@$pnpm_version" --activate >/dev/null &&
+    hash -r && [ "$(pnpm_found)" = "$pnpm_version" ]; then
+    say "pnpm $pnpm_version enabled by corepack at $(command -v pnpm)"
+  else
+    if command -v corepack >/dev/null; then
+      say "corepack could not provide pnpm $pnpm_version; installing it with npm instead"
+    else
+      say "no corepack on this Node; installing pnpm $pnpm_version with npm"
+    fi
+    npm install --global --no-fund --no-audit --loglevel=error "pnpm@$pnpm_version" >/dev/null ||
+      die "could not install pnpm $pnpm_version: run \`corepack enable pnpm\` or \`npm install --global pnpm@$pnpm_version\` with the rights to write $(dirname "$(command -v npm)")"
+    hash -r
+  fi
+  found=$(pnpm_found)
+  [ "$found" = "$pnpm_version" ] ||
+    die "pnpm $pnpm_version was installed but \`pnpm\` on PATH is ${found:-missing}${found:+ at $(command -v pnpm)}: put $(npm prefix --global)/bin first on PATH"
+fi
+
+# --- the workspace's dependencies ------------------------------------------------------------------------
+if [ ! -f node_modules/.modules.yaml ]; then
+  say "installing dependencies (pnpm install --frozen-lockfile)"
+  pnpm install --frozen-lockfile
+else
+  # Usually a no-op in well under a second; its output matters only when it fails.
+  log=$(mktemp)
+  trap 'rm -f "$log"' EXIT
+  if ! pnpm install --frozen-lockfile --prefer-offline >"$log" 2>&1; then
+    cat "$log" >&2
+    die "pnpm install failed (see above)"
   fi
 fi
 
-if [ "${CI:-}" = "true" ] || [ ! -d node_modules/.pnpm ]; then
-  pnpm install --frozen-lockfile
-else
-  pnpm install --frozen-lockfile --prefer-offline >/dev/null
-fi
-
+# --- Chromium, for the browser and end-to-end tests --------------------------------------------------------
 if $want_browser; then
-  chrome=${CHROME_PATH:-/usr/bin/chromium}
-  if [ ! -x "$chrome" ]; then
-    echo "bootstrap: installing Debian's chromium (browser tests need it)"
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo=sudo
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  if [ -n "${CHROME_PATH:-}" ]; then
+    [ -x "$CHROME_PATH" ] || die "CHROME_PATH=$CHROME_PATH is not an executable; unset it to use Debian's /usr/bin/chromium"
+  elif [ ! -x /usr/bin/chromium ]; then
+    say "installing Debian's chromium for the browser tests (apt-get install chromium)"
+    command -v apt-get >/dev/null ||
+      die "no /usr/bin/chromium and no apt-get: install Chromium and set CHROME_PATH to its executable"
+    if [ "$(id -u)" -eq 0 ]; then
+      as_root=()
+    elif command -v sudo >/dev/null; then
+      as_root=(sudo)
+    else
+      die "installing chromium needs root: run \`apt-get install -y chromium\` as root, or set CHROME_PATH"
+    fi
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    [ -x /usr/bin/chromium ] || die "apt-get installed chromium but /usr/bin/chromium is missing; set CHROME_PATH"
+    say "chromium installed at /usr/bin/chromium"
   fi
 fi
