@@ -4,14 +4,18 @@
  */
 import { formatMinor, parseAmount } from '@paykit/core';
 import type { Product } from './catalogue.js';
+import { SHOP_DATA_ID, type ShopData } from './examples/shop-data.js';
 
 /** Escapes text for HTML content and attribute values. */
 export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The frame of every demo page: one stylesheet, one script tag, no inline script or style. */
-export function layout(title: string, body: string): string {
+/**
+ * The frame of every demo page: one stylesheet, one script tag, no inline script or style. The script is the
+ * script-tag build of paykit unless a page brings its own bundle.
+ */
+export function layout(title: string, body: string, script = '/assets/paykit.js'): string {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -20,7 +24,7 @@ export function layout(title: string, body: string): string {
     <title>${escape(title)} · Demo Store</title>
     <link rel="icon" href="data:," />
     <link rel="stylesheet" href="/assets/store.css" />
-    <script type="module" src="/assets/paykit.js"></script>
+    <script type="module" src="${escape(script)}"></script>
   </head>
   <body>
     <header><a href="/" class="brand">Demo Store</a><span class="tag">paykit demo · sandbox</span></header>
@@ -58,7 +62,7 @@ export function storePage(products: readonly Product[], checkoutOrigin: string):
   return layout(
     'Shop',
     `<h1>Shop</h1>
-    <p class="lead">A platform? See <a href="/platform">Acme Marketplace</a>. Theming: <a href="/themes">three themes</a>. Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
+    <p class="lead">A platform? See <a href="/platform">Acme Marketplace</a>. Theming: <a href="/themes">three themes</a>. The same shop in <a href="/react">React</a> and <a href="/vue">Vue</a>. Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
     server for the real outcome. <a href="/orders">Orders</a> lists what the webhooks confirmed.</p>
     <section class="products">${cards}</section>`,
   );
@@ -90,5 +94,35 @@ export function themesPage(checkoutOrigin: string): string {
       <div class="theme theme-dark"><h2>Dark</h2>${button('Buy the mug')}</div>
       <div class="theme theme-brand"><h2>Brand</h2>${button('Buy the mug')}</div>
     </section>`,
+  );
+}
+
+/** The frameworks the demo shows paykit in (`/react`, `/vue`), each a Vite-built app in demo/examples. */
+export const FRAMEWORK_EXAMPLES = {
+  react: { name: 'React', how: 'the <code>PayButton</code> wrapper from <code>@paykit/elements/react</code>' },
+  vue: { name: 'Vue', how: '<code>&lt;paykit-pay-button&gt;</code> used directly, as Vue uses any custom element' },
+} as const;
+
+/** A framework the demo has an example for. */
+export type Framework = keyof typeof FRAMEWORK_EXAMPLES;
+
+/**
+ * The shop as a framework app renders it. The products and the checkout origin travel in a JSON data block
+ * (never run, so the strict policy allows it); `<` is escaped so that no value can close the script element.
+ */
+export function frameworkPage(framework: Framework, products: readonly Product[], checkoutOrigin: string): string {
+  const example = FRAMEWORK_EXAMPLES[framework];
+  const data: ShopData = { checkoutOrigin, products };
+  const others = Object.entries(FRAMEWORK_EXAMPLES)
+    .filter(([key]) => key !== framework)
+    .map(([key, other]) => `<a href="/${key}">${other.name}</a>`)
+    .join(', ');
+  return layout(
+    `Shop in ${example.name}`,
+    `<h1>Shop in ${example.name}</h1>
+    <p class="lead">The same shop, rendered by ${example.name} with ${example.how}. Also in: <a href="/">plain HTML</a>, ${others}.</p>
+    <script type="application/json" id="${SHOP_DATA_ID}">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>
+    <div id="app"></div>`,
+    `/assets/examples/${framework}.js`,
   );
 }

@@ -9,6 +9,7 @@ const demo = await startDemo({
 });
 console.log(`paykit sandbox listening on ${demo.sandbox.url}`);
 console.log(`paykit demo shop: open ${demo.url}`);
+console.log(`paykit demo in React and Vue: open ${demo.url}/react and ${demo.url}/vue`);
 console.log(`paykit demo platform: open ${demo.url}/platform (sign in on the dashboard as owner@harbour.test)`);
 console.log('Buy something, then "Pay" or "Fail" on the sandbox checkout. Ctrl+C stops.');
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

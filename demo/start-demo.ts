@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { PRODUCTS, productOf } from './catalogue.js';
 import { OrderBook } from './orders.js';
-import { returnPage, storePage, themesPage } from './pages.js';
+import { frameworkPage, returnPage, storePage, themesPage, type Framework } from './pages.js';
 import { startPlatformDemo, type PlatformDemo } from './platform.js';
 
 /** Options of {@link startDemo}. */
@@ -41,6 +41,14 @@ const ASSETS: Record<string, { file: URL; type: string }> = {
   },
   '/assets/store.css': { file: new URL('./public/store.css', import.meta.url), type: 'text/css' },
 };
+/** The framework examples' bundles (`pnpm --filter @paykit/demo build`), under `/assets/examples/`. */
+const EXAMPLES_DIR = new URL('./dist/examples/', import.meta.url);
+
+/**
+ * Trusted Types policies a page may create: Lit's everywhere; Vue's runtime also makes one named `vue` (for
+ * static template content), so the Vue example allows that name too.
+ */
+const POLICIES = { default: 'lit-html', vue: 'lit-html vue' } as const;
 
 /** Starts the sandbox and the shop. */
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
@@ -56,6 +64,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (path === '/') return page(res, storePage(PRODUCTS, sandbox.url), sandbox.url);
     if (path === '/themes') return page(res, themesPage(sandbox.url), sandbox.url);
     if (path === '/return') return page(res, returnPage(), sandbox.url, 'no-referrer');
+    if (path === '/react' || path === '/vue') {
+      const framework = path.slice(1) as Framework;
+      const policies = framework === 'vue' ? POLICIES.vue : POLICIES.default;
+      return page(res, frameworkPage(framework, PRODUCTS, sandbox.url), sandbox.url, undefined, policies);
+    }
     if (path === '/platform' && platform) {
       platform.demo.page().then(
         (html) => page(res, html, sandbox.url),
@@ -66,6 +79,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (path === '/platform/return' && platform)
       return page(res, platform.demo.returnPage(), sandbox.url, 'no-referrer');
     if (path === '/orders') return send(res, 200, 'application/json', JSON.stringify(orders.list(), null, 2));
+    const example = /^\/assets\/examples\/([\w-]+\.js)$/.exec(path)?.[1];
+    if (example) {
+      readFile(new URL(example, EXAMPLES_DIR)).then(
+        (body) => send(res, 200, 'text/javascript', body),
+        () => send(res, 404, 'text/plain', 'Not built yet: run `pnpm --filter @paykit/demo build` first'),
+      );
+      return;
+    }
     const asset = ASSETS[path];
     if (asset) {
       readFile(asset.file).then(
@@ -121,13 +142,14 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 
 /**
  * An HTML page under a strict policy: scripts and styles from this origin only, nothing inline, no eval,
- * Trusted Types enforced (Lit's own `lit-html` policy is the one allowed), forms posting only here or to the checkout.
+ * Trusted Types enforced (Lit's own `lit-html` policy is the one allowed, and Vue's on its example), forms posting only here or to the checkout.
  */
 function page(
   res: ServerResponse,
   html: string,
   checkoutOrigin: string,
   referrer = 'strict-origin-when-cross-origin',
+  policies: string = POLICIES.default,
 ): void {
   res.setHeader(
     'content-security-policy',
@@ -142,7 +164,7 @@ function page(
       "object-src 'none'",
       "frame-ancestors 'none'",
       "require-trusted-types-for 'script'",
-      'trusted-types lit-html',
+      `trusted-types ${policies}`,
     ].join('; '),
   );
   // The return page's URL carries a reference (and, on a platform, an OAuth code): it must not leak onwards.

@@ -6,6 +6,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/support/chromium-args.ts';
 import { startTestBackend } from './test-support/backend.ts';
+import { reactAsEsm } from './test-support/react-as-esm.ts';
 
 const backend = await startTestBackend();
 
@@ -16,6 +17,7 @@ export default {
   testFramework: { config: { timeout: 10_000 } },
   middleware: [backend.middleware],
   plugins: [
+    await reactAsEsm(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: new URL('./tsconfig.json', import.meta.url).pathname }),
   ],
   browsers: [

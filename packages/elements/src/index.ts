@@ -17,6 +17,9 @@ export { startCheckout, type StartCheckoutOptions } from './checkout/start-check
 export { handleReturn, FINAL_STATUSES, type HandleReturnOptions } from './return/handle-return.js';
 export {
   PaykitCheckoutEvent,
+  PaykitConnectDeniedEvent,
+  PaykitConnectEvent,
+  PaykitConnectedEvent,
   PaykitErrorEvent,
   PaykitPaymentCompletedEvent,
   PaykitPaymentFailedEvent,

@@ -1,0 +1,9 @@
+/** The browser half of shop-data.ts. */
+import { SHOP_DATA_ID, type ShopData } from './shop-data.js';
+
+/** Reads the page's data block. */
+export function readShopData(): ShopData {
+  const block = document.getElementById(SHOP_DATA_ID);
+  if (!block?.textContent) throw new Error(`The page has no #${SHOP_DATA_ID} data block`);
+  return JSON.parse(block.textContent) as ShopData;
+}

@@ -1,0 +1,5 @@
+/** Mounts the Vue example (App.vue). */
+import { createApp } from 'vue';
+import App from './App.vue';
+
+createApp(App).mount('#app');
