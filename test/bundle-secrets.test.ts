@@ -1,21 +1,38 @@
 /**
  * The browser files must carry no secret and no server-only code: a planted canary (the sandbox's keys and
- * secret-shaped strings) and server modules are searched for in every built file of @paykit/elements.
+ * secret-shaped strings) and server modules are searched for in every built file of @paykit/elements and in
+ * the demo's framework apps (which bundle it from npm-style imports, as a merchant's app does).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 
-const DIST = new URL('../packages/elements/dist/', import.meta.url);
+const DISTS = [
+  new URL('../packages/elements/dist/', import.meta.url),
+  new URL('../demo/dist/examples/', import.meta.url),
+];
 
 async function builtFiles(): Promise<{ name: string; text: string }[]> {
-  const names = (await readdir(DIST, { recursive: true })).filter((name) => name.endsWith('.js'));
-  return Promise.all(names.map(async (name) => ({ name, text: await readFile(new URL(name, DIST), 'utf8') })));
+  const files = await Promise.all(
+    DISTS.map(async (dist) => {
+      const names = (await readdir(dist, { recursive: true })).filter((name) => name.endsWith('.js'));
+      return Promise.all(
+        names.map(async (name) => ({
+          name: new URL(name, dist).pathname,
+          text: await readFile(new URL(name, dist), 'utf8'),
+        })),
+      );
+    }),
+  );
+  return files.flat();
 }
 
 describe('browser bundles', () => {
   it('exist (pnpm build ran) and hold no key, token or client secret', async () => {
     const files = await builtFiles();
-    expect(files.map((f) => f.name)).toEqual(expect.arrayContaining(['paykit.js', 'paykit.iife.js']));
+    const names = files.map((f) => f.name.split('/').slice(-2).join('/'));
+    expect(names).toEqual(
+      expect.arrayContaining(['dist/paykit.js', 'dist/paykit.iife.js', 'examples/react.js', 'examples/vue.js']),
+    );
     const canaries = [
       'sandbox_api_key_demo_store',
       'sandbox_platform_key_demo_store',
