@@ -1,0 +1,122 @@
+/**
+ * The code in each package's README is what a developer copies first, so it must compile against the real
+ * packages: every `ts`/`tsx` block is type-checked as a file of its package (names the snippet leaves to the
+ * reader are declared, one list per README), and the self-contained ones are run.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { describe, expect, it, vi } from 'vitest';
+import ts from 'typescript';
+
+const ROOT = new URL('../', import.meta.url);
+
+/** What each README's snippets take from the reader's own code. */
+const READER_NAMES: Record<string, string> = {
+  core: '',
+  sandbox: '',
+  server: `declare const catalogue: { priceOf(reference: string | undefined): { amount: string; currency: string } };
+declare const orders: { fulfil(id: string): void };
+declare const chargeId: string;`,
+  elements: 'declare function setProblem(code: string): void;',
+};
+
+/** Blocks that need nothing running but themselves are run too, and what they log is checked. */
+const RUNNABLE: Record<string, (logs: unknown[][]) => void> = {
+  'core#0': (logs) => {
+    expect(logs[0]).toEqual([{ amount: 12.5, currency: 'SGD' }]);
+    expect(logs[1]?.[0]).toBe('validation_failed');
+    expect(logs[1]?.[1]).toEqual([expect.objectContaining({ path: 'amount' })]);
+  },
+  'sandbox#0': (logs) => {
+    expect(new URL(String(logs[0]?.[0])).hostname).toBe('127.0.0.1');
+  },
+};
+
+interface Snippet {
+  name: string;
+  pkg: string;
+  lang: 'ts' | 'tsx';
+  code: string;
+}
+
+async function snippets(): Promise<Snippet[]> {
+  const found: Snippet[] = [];
+  for (const pkg of Object.keys(READER_NAMES)) {
+    const readme = await readFile(new URL(`packages/${pkg}/README.md`, ROOT), 'utf8');
+    const blocks = [...readme.matchAll(/^```(tsx?)\n([\s\S]*?)^```/gm)];
+    blocks.forEach(([, lang, code], index) =>
+      found.push({ name: `${pkg}#${index}`, pkg, lang: lang as 'ts' | 'tsx', code: code! }),
+    );
+  }
+  return found;
+}
+
+const base = ts.parseJsonConfigFileContent(
+  ts.readConfigFile(new URL('tsconfig.base.json', ROOT).pathname, ts.sys.readFile).config,
+  ts.sys,
+  ROOT.pathname,
+).options;
+
+/**
+ * Type errors of every snippet, each compiled as `packages/<pkg>/readme-example-<n>.<lang>` (in memory) so that
+ * its imports resolve as a user's would; one program for all of them.
+ */
+function typeErrors(snippets: readonly Snippet[]): Map<string, string[]> {
+  const files = new Map(
+    snippets.map((snippet) => [
+      new URL(`packages/${snippet.pkg}/readme-example-${snippet.name.split('#')[1]}.${snippet.lang}`, ROOT).pathname,
+      { snippet, source: `${snippet.code}\n${READER_NAMES[snippet.pkg]}\nexport {};\n` },
+    ]),
+  );
+  const options: ts.CompilerOptions = {
+    ...base,
+    noEmit: true,
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    types: ['node'],
+    typeRoots: [new URL('node_modules/@types/', ROOT).pathname],
+    jsx: ts.JsxEmit.ReactJSX,
+  };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile: read } = host;
+  host.fileExists = (name) => files.has(name) || fileExists(name);
+  host.readFile = (name) => files.get(name)?.source ?? read(name);
+  host.getSourceFile = (name, version, ...rest) => {
+    const virtual = files.get(name);
+    return virtual ? ts.createSourceFile(name, virtual.source, version, true) : getSourceFile(name, version, ...rest);
+  };
+  const program = ts.createProgram([...files.keys()], options, host);
+  const errors = new Map(snippets.map((snippet) => [snippet.name, [] as string[]]));
+  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+    const snippet = diagnostic.file && files.get(diagnostic.file.fileName)?.snippet;
+    if (snippet) errors.get(snippet.name)!.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  }
+  return errors;
+}
+
+const all = await snippets();
+const errors = typeErrors(all);
+
+describe('README examples', () => {
+  it('are found in every package README', () => {
+    expect(new Set(all.map((s) => s.pkg))).toEqual(new Set(Object.keys(READER_NAMES)));
+    for (const name of Object.keys(RUNNABLE)) expect(all.map((s) => s.name)).toContain(name);
+  });
+
+  it.each(all.map((s) => [s.name, s] as const))('%s compiles against the packages', (_, snippet) => {
+    expect(errors.get(snippet.name)).toEqual([]);
+  });
+
+  it.each(Object.keys(RUNNABLE))('%s runs and logs what its comments say', async (name) => {
+    const snippet = all.find((s) => s.name === name)!;
+    // Written beside the package so that its imports resolve as they would for a user; removed after.
+    const file = new URL(`packages/${snippet.pkg}/readme-example.run.ts`, ROOT);
+    await writeFile(file, snippet.code);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      await import(file.href);
+    } finally {
+      log.mockRestore();
+      await rm(file);
+    }
+    RUNNABLE[name]!(log.mock.calls);
+  });
+});
