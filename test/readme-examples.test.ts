@@ -111,12 +111,14 @@ describe('README examples', () => {
     const file = new URL(`packages/${snippet.pkg}/readme-example.run.ts`, ROOT);
     await writeFile(file, snippet.code);
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    let logs: unknown[][];
     try {
       await import(file.href);
     } finally {
+      logs = [...log.mock.calls];
       log.mockRestore();
       await rm(file);
     }
-    RUNNABLE[name]!(log.mock.calls);
+    RUNNABLE[name]!(logs);
   });
 });
