@@ -17,11 +17,22 @@ let failed = false;
 if (wanted('sizes')) {
   console.log('\n## Bytes a page downloads (Vite, minified ES module; gzip -9, brotli q11)');
   console.log('| bundle | min | gzip | brotli | gzip budget |\n|---|---|---|---|---|');
-  for (const size of await measureBundles()) {
+  const sizes = await measureBundles();
+  for (const size of sizes) {
     const verdict = size.budget === undefined ? '' : `${size.budget} ${size.gzip <= size.budget ? 'ok' : 'BROKEN'}`;
     console.log(`| ${size.name} | ${size.minified} | ${size.gzip} | ${size.brotli} | ${verdict} |`);
     if (size.budget !== undefined && size.gzip > size.budget) failed = true;
+    if (size.leaks.length > 0) {
+      console.log(`BROKEN: "${size.name}" carries other elements' code: ${size.leaks.join(', ')}`);
+      failed = true;
+    }
   }
+  const all = sizes.find((size) => size.name.includes('all elements'));
+  const floor = sizes.find((size) => size.name.startsWith('floor'));
+  if (all && floor)
+    console.log(
+      `\npaykit's own code over the bare Lit floor: ${all.gzip - floor.gzip} B gzip (goal: under 5000; reported)`,
+    );
 }
 
 if (wanted('browser')) {
