@@ -33,10 +33,17 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
-/** Files the pages load. The script is the all-in-one build of `@paykit/elements` (`pnpm build`). */
+/**
+ * Files the pages load. The script is the all-in-one build of `@paykit/elements` (`pnpm build`): an ES module,
+ * and the classic script for pages without modules.
+ */
 const ASSETS: Record<string, { file: URL; type: string }> = {
   '/assets/paykit.js': {
     file: new URL('../packages/elements/dist/paykit.js', import.meta.url),
+    type: 'text/javascript',
+  },
+  '/assets/paykit.iife.js': {
+    file: new URL('../packages/elements/dist/paykit.iife.js', import.meta.url),
     type: 'text/javascript',
   },
   '/assets/store.css': { file: new URL('./public/store.css', import.meta.url), type: 'text/css' },

@@ -115,3 +115,36 @@ describe('pay flow in Chromium', () => {
     await page.close();
   });
 });
+
+describe('the classic-script build (pages without modules)', () => {
+  it('defines every element, exposes the global Paykit, and the pay button reaches the checkout', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    // A legacy page: one plain <script> tag, no module anywhere.
+    await page.route(`${demo.url}/legacy`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><head><script src="/assets/paykit.iife.js"></script></head><body>
+          <paykit-pay-button endpoint="/paykit" reference="sku-mug" amount="12.50" currency="SGD"
+            checkout-origins="${demo.sandbox.url}">Buy Enamel mug</paykit-pay-button></body></html>`,
+      }),
+    );
+    await page.goto(`${demo.url}/legacy`);
+    expect(
+      await page.evaluate(() => {
+        const paykit = (globalThis as unknown as { Paykit: Record<string, unknown> }).Paykit;
+        return {
+          pay: customElements.get('paykit-pay-button') === paykit.PaykitPayButton,
+          connect: customElements.get('paykit-connect-button') === paykit.PaykitConnectButton,
+          ret: customElements.get('paykit-return') === paykit.PaykitReturn,
+          headless: typeof paykit.startCheckout === 'function' && typeof paykit.handleReturn === 'function',
+        };
+      }),
+    ).toEqual({ pay: true, connect: true, ret: true, headless: true });
+    const id = await buy(page, 'Enamel mug');
+    expect(demo.sandbox.context.state.paymentRequests.get(id)).toBeDefined();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
