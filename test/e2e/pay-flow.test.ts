@@ -94,6 +94,27 @@ describe('pay flow in Chromium', () => {
     await page.close();
   });
 
+  it('a tap followed by a click while the first request is in flight makes one payment request', async () => {
+    const context = await browser.newContext({ hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(demo.url);
+    // The API answers the create slowly, so that the click lands while the tap's request is in flight.
+    const armed = await fetch(`${demo.sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: '/v1/payment-requests', method: 'POST', kind: 'slow', delay_ms: 800 }),
+    });
+    expect(armed.status).toBe(201);
+    const before = demo.sandbox.context.state.paymentRequests.size;
+    const button = page.getByRole('button', { name: 'Buy Harbour map print' });
+    await button.tap();
+    // `force`: Playwright would otherwise wait for the busy button (aria-disabled) to be enabled; a person does not.
+    await button.click({ force: true });
+    await page.waitForURL((url) => url.origin === demo.sandbox.url);
+    expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
+    await context.close();
+  });
+
   it('the themes page shows the same button under three token sets', async () => {
     const page = await browser.newPage();
     await page.goto(`${demo.url}/themes`);

@@ -52,6 +52,18 @@ describe('<paykit-return> on an OAuth callback', () => {
     expect((await backendState()).callbacks).to.equal(before + 1);
   });
 
+  it('completes two connections started at once: each attempt has its own state and verifier', async () => {
+    // Both attempts are started (and approved) before either returns, as with two windows or two clicks.
+    const first = await callbackUrl();
+    const second = await callbackUrl();
+    expect(first.state).to.not.equal(second.state);
+    const url = (query: string) => `${location.origin}${location.pathname}?${query}`;
+    const a = await handleConnectReturn({ endpoint: '/platform', url: url(second.query) });
+    const b = await handleConnectReturn({ endpoint: '/platform', url: url(first.query) });
+    expect(a.name).to.equal('Harbour Cafe');
+    expect(b.name).to.equal('Harbour Cafe');
+  });
+
   it('makes one exchange when mounted twice at once (React StrictMode)', async () => {
     const { query } = await callbackUrl();
     const before = (await backendState()).callbacks;

@@ -165,6 +165,18 @@ describe('a platform against the sandbox', () => {
       new Request(`https://platform.example/paykit/payment-requests/${id}?merchant=${merchant.id}`),
     );
     expect(await status.json()).toMatchObject({ id, status: 'pending', amount: '25.00' });
+    // Another merchant of the same platform asking for this payment is told it does not exist.
+    const other = (
+      await call(sandbox, 'POST', '/_sandbox/businesses', {
+        json: { name: 'Pier Bakery', country: 'SG', currency: 'SGD' },
+      })
+    ).body as { id: string; api_key: string };
+    await platform.connectWithApiKey(other.api_key);
+    const foreign = await handler(
+      new Request(`https://platform.example/paykit/payment-requests/${id}?merchant=${other.id}`),
+    );
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ code: 'not_found' });
     const stranger = await post('/payment-requests', {
       merchant: '00000000-0000-4000-8000-00000000beef',
       reference: 'x',
