@@ -41,6 +41,16 @@ export const ENTRIES: readonly { name: string; file: string; budget?: number; wi
     budget: 9_000,
     without: [tag('paykit-pay-button'), tag('paykit-connect-button'), /\/oauth\/authorize/],
   },
+  {
+    name: 'paykit: headless startCheckout + handleReturn (no element)',
+    file: 'headless.ts',
+    without: [
+      tag('paykit-pay-button'),
+      tag('paykit-connect-button'),
+      tag('paykit-return'),
+      /litHtmlVersions|litElementVersions/,
+    ],
+  },
   { name: 'floor: bare one-property Lit element', file: 'bare-lit.ts' },
   { name: 'comparison: @auth0/auth0-spa-js (redirect + callback)', file: 'auth0.ts' },
   { name: 'comparison: oidc-client-ts (signinRedirect + signinCallback)', file: 'oidc.ts' },
