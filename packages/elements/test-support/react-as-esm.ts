@@ -1,6 +1,6 @@
 /**
  * React ships CommonJS only, which a browser cannot import. For the React wrappers' tests, this
- * web-test-runner plugin bundles `react`, `react-dom` and `react-dom/client` once with esbuild into ES
+ * web-test-runner plugin bundles `react`, `react-dom`, `react-dom/client` and `react-dom/server` once with esbuild into ES
  * modules sharing one React (default and named exports, as an app's bundler would offer them) and points the
  * bare imports at them.
  */
@@ -8,7 +8,7 @@ import type { TestRunnerPlugin } from '@web/test-runner';
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 
-const MODULES = ['react', 'react-dom', 'react-dom/client'] as const;
+const MODULES = ['react', 'react-dom', 'react-dom/client', 'react-dom/server'] as const;
 const PREFIX = '/__react-esm/';
 const fileOf = (module: string) => `${module.replaceAll('/', '-')}.js`;
 

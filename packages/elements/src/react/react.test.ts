@@ -6,7 +6,8 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import React from 'react';
 import { flushSync } from 'react-dom';
-import { createRoot, type Root } from 'react-dom/client';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import type {
   PaykitCheckoutEvent,
   PaykitConnectEvent,
@@ -105,6 +106,33 @@ describe('@paykit/elements/react', () => {
     expect(url.searchParams.get('client_id')).to.equal('app_123');
     expect(url.searchParams.get('code_challenge_method')).to.equal('S256');
     expect(url.searchParams.get('state')).to.have.length.greaterThan(20);
+  });
+
+  it('<PaykitReturn> rendered on the server waits for hydration to set its endpoint, then confirms', async () => {
+    const { id } = await startCheckout({
+      endpoint: '/paykit',
+      choice: { reference: 'sku-mug' },
+      checkoutOrigins: [checkoutOrigin],
+    });
+    await settle(id, 'succeeded');
+    history.replaceState(null, '', `${location.pathname}?reference=${id}`);
+    const completed: PaykitPaymentCompletedEvent[] = [];
+    const errors: Event[] = [];
+    const app = () =>
+      h(PaykitReturn, { endpoint: '/paykit', onPaykitPaymentCompleted: (event) => void completed.push(event) });
+    // The server's HTML has the bare tag: the element upgrades at once, with no endpoint yet.
+    const ssr = document.createElement('div');
+    ssr.innerHTML = renderToString(app());
+    ssr.addEventListener('paykit-error', (event) => errors.push(event));
+    document.body.append(ssr);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(errors).to.have.length(0);
+    const hydrated = hydrateRoot(ssr, app());
+    await waitUntil(() => completed.length === 1, 'no paykit-payment-completed after hydration', { timeout: 5_000 });
+    expect(completed[0]!.detail).to.include({ id, status: 'completed' });
+    expect(errors).to.have.length(0);
+    hydrated.unmount();
+    ssr.remove();
   });
 
   it('<PaykitReturn> reports the confirmed payment through onPaykitPaymentCompleted', async () => {

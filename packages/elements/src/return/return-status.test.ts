@@ -49,6 +49,21 @@ describe('<paykit-return>', () => {
     el.remove();
   });
 
+  it('waits, without a request, until a framework sets its endpoint after upgrading it', async () => {
+    const id = await newPayment();
+    await settle(id, 'succeeded');
+    returnTo(`reference=${id}`);
+    const el = document.createElement('paykit-return');
+    const failed = next<PaykitErrorEvent>(el, 'paykit-error');
+    document.body.append(el);
+    await el.updateComplete;
+    expect(box(el).textContent).to.match(/Confirming/);
+    const completed = next<PaykitPaymentCompletedEvent>(el, 'paykit-payment-completed');
+    el.endpoint = '/paykit';
+    expect((await Promise.race([completed, failed])).type).to.equal('paykit-payment-completed');
+    el.remove();
+  });
+
   it('shows a failed payment as failed, though the URL says completed', async () => {
     const id = await newPayment();
     await settle(id, 'failed');

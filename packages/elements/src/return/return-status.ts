@@ -1,5 +1,5 @@
 import { isPaykitError } from '@paykit/core/browser';
-import { html, LitElement } from 'lit';
+import { html, LitElement, type PropertyValues } from 'lit';
 import { handleConnectReturn, isConnectReturn } from '../connect/handle-connect-return.js';
 import {
   PaykitConnectDeniedEvent,
@@ -65,6 +65,19 @@ export class PaykitReturn extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.#start();
+  }
+
+  override updated(changed: PropertyValues<this>): void {
+    if (changed.has('endpoint')) this.#start();
+  }
+
+  /**
+   * Starts once connected with an endpoint. A page rendered on the server (Next.js and the like) upgrades the
+   * element before the framework hydrates and sets `endpoint`, so an empty one means: wait for it.
+   */
+  #start(): void {
+    if (!this.endpoint || !this.isConnected || (this.#abort && !this.#abort.signal.aborted)) return;
     this.#abort = new AbortController();
     void this.#confirm(this.#abort.signal);
   }
