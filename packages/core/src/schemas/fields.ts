@@ -87,7 +87,13 @@ export const recordMoney = z.union([
   z
     .string()
     .regex(/^-?\d+(\.\d+)?$/)
-    .transform(Number),
+    .transform((text, ctx) => {
+      // 310 digits are a valid numeral and Infinity as a number: refuse it rather than carry Infinity on.
+      const value = Number(text);
+      if (Number.isFinite(value)) return value;
+      ctx.issues.push({ code: 'custom', message: 'must be a finite number', input: text });
+      return z.NEVER;
+    }),
 ]);
 
 /** A non-empty identifier from the API (UUIDs in the spec; not enforced on responses). */

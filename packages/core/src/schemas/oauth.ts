@@ -9,18 +9,23 @@ import { webUrl } from './fields.js';
 const opaque = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 /** A space-separated list of known scopes, at least one. */
-export const scopeList = z.string().transform((text, ctx) => {
-  const parsed = parseScopeList(text);
-  if (!parsed.ok) {
-    ctx.issues.push({ code: 'custom', message: `"${parsed.unknown}" is not a scope`, input: text });
-    return z.NEVER;
-  }
-  if (parsed.scopes.length === 0) {
-    ctx.issues.push({ code: 'custom', message: 'must name at least one scope', input: text });
-    return z.NEVER;
-  }
-  return parsed.scopes;
-});
+export const scopeList = z
+  .string()
+  .max(1024, 'must be at most 1024 characters')
+  .transform((text, ctx) => {
+    const parsed = parseScopeList(text);
+    if (!parsed.ok) {
+      // The unknown name is shown cut short: an error must not echo an attacker's long value back.
+      const name = parsed.unknown.length > 40 ? `${parsed.unknown.slice(0, 40)}…` : parsed.unknown;
+      ctx.issues.push({ code: 'custom', message: `"${name}" is not a scope`, input: text });
+      return z.NEVER;
+    }
+    if (parsed.scopes.length === 0) {
+      ctx.issues.push({ code: 'custom', message: 'must name at least one scope', input: text });
+      return z.NEVER;
+    }
+    return parsed.scopes;
+  });
 
 /** A PKCE `code_challenge` or `code_verifier`: 43 to 128 unreserved characters (RFC 7636 section 4.1). */
 const pkceValue = z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
