@@ -1,27 +1,48 @@
+/**
+ * Every route of the handler under random and hostile requests (fast-check), against the sandbox:
+ * never a 5xx, always a stable code and a message a person can read, and nothing created or connected by a
+ * request that was refused. Bodies: random JSON, hostile values in each field, bodies over 16 KiB (by
+ * `Content-Length`, as a plain body and as a stream), and content types that are not JSON.
+ */
 import type { ErrorCode } from '@paykit/core';
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../../../test/support/sandbox-calls.js';
+import { createPlatform } from '../platform/platform.js';
 import { createPaykitHandler, type PaykitHandler } from './create-handler.js';
 
-/** Codes a route may answer with; anything else (and any 500) is a defect. */
+/** Codes a route may refuse with; anything else (and any 5xx) is a defect. */
 const CODES: readonly ErrorCode[] = [
   'validation_failed',
   'invalid_json',
   'payload_too_large',
+  'unsupported_media_type',
+  'duplicate_parameter',
   'amount_mismatch',
   'not_found',
   'event_not_confirmed',
   'conflict',
+  'unauthorized',
 ];
 
+const SHOP = 'http://shop.test';
+const PLATFORM = 'https://platform.example';
+const REDIRECT = `${PLATFORM}/connect/callback`;
+const MAX_BODY = 16 * 1024;
+
 let sandbox: RunningSandbox;
-let handler: PaykitHandler;
+let shop: PaykitHandler;
+let platform: PaykitHandler;
+let merchantId: string;
 const problems: string[] = [];
+const connected: string[] = [];
+const logger = { warn: (m: string) => void problems.push(m), error: (m: string) => void problems.push(m) };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  handler = createPaykitHandler({
+  // The token endpoint's rate limit is not under test here: hundreds of refused codes must all reach it.
+  sandbox = await startSandbox({ port: 0, oauth: { tokenRequestsPerMinute: 1_000_000 } });
+  shop = createPaykitHandler({
     api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
     createPaymentRequest: (choice) => ({
       amount: '12.50',
@@ -29,14 +50,41 @@ beforeAll(async () => {
       ...(choice.email ? { email: choice.email } : {}),
     }),
     onEvent: () => undefined,
-    logger: { warn: (m) => void problems.push(m), error: (m) => void problems.push(m) },
+    logger,
+  });
+  const app = (
+    await call(sandbox, 'POST', '/_sandbox/apps', {
+      json: {
+        business_id: sandbox.seed.businessId,
+        name: 'Fuzz Platform',
+        redirect_uris: [REDIRECT],
+        scopes: ['payments'],
+      },
+    })
+  ).body as { client_id: string; client_secret: string };
+  const merchant = (
+    await call(sandbox, 'POST', '/_sandbox/businesses', { json: { name: 'Fuzz Cafe', country: 'SG', currency: 'SGD' } })
+  ).body as { id: string; api_key: string };
+  merchantId = merchant.id;
+  const connectedPlatform = createPlatform({
+    apiBaseUrl: sandbox.url,
+    platformKey: sandbox.seed.platformKey,
+    oauth: { clientId: app.client_id, clientSecret: app.client_secret, redirectUris: [REDIRECT] },
+  });
+  await connectedPlatform.connectWithApiKey(merchant.api_key);
+  platform = createPaykitHandler({
+    platform: connectedPlatform,
+    createPaymentRequest: () => ({ amount: '25.00', currency: 'SGD', platform_commission_amount: '1.25' }),
+    onConnected: (connection) => void connected.push(connection.business.id ?? '(no id)'),
+    returnUrl: `${PLATFORM}/return`,
+    logger,
   });
 });
 afterAll(() => sandbox.close());
 
 const hostileValue = fc.oneof(
   fc.anything(),
-  fc.constantFrom(NaN, -0, 1e308, '12.345', '1e3', '\u0000', '<script>', '٣', '💸'.repeat(100), {
+  fc.constantFrom(NaN, -0, 1e308, '12.345', '1e3', '\u0000', '<script>', '٣', '💸'.repeat(100), 'x'.repeat(3000), {
     __proto__: { a: 1 },
   }),
 );
@@ -52,30 +100,46 @@ const choiceLike = fc.record(
   { requiredKeys: [] },
 );
 
-async function send(
-  path: string,
-  body: string,
-): Promise<{ status: number; body: { code?: string; message?: string } }> {
-  const response = await handler(
-    new Request(`http://shop.test/paykit${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
+interface Answer {
+  status: number;
+  body: { code?: string; message?: string };
 }
 
-function expectCleanAnswer(answer: { status: number; body: { code?: string; message?: string } }): void {
+async function answerOf(response: Response): Promise<Answer> {
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
+}
+
+function post(
+  handler: PaykitHandler,
+  path: string,
+  body: RequestInit['body'],
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<Answer> {
+  const origin = handler === platform ? PLATFORM : SHOP;
+  return handler(
+    new Request(`${origin}/paykit${path}`, {
+      method: 'POST',
+      headers: { origin, ...headers },
+      body,
+      // Streams as request bodies need this (fetch spec); harmless for strings.
+      duplex: 'half',
+    } as RequestInit),
+  ).then(answerOf);
+}
+
+function expectCleanAnswer(answer: Answer): void {
   if (answer.status === 200 || answer.status === 201) return;
   expect(answer.status).toBeGreaterThanOrEqual(400);
   expect(answer.status).toBeLessThan(500);
   expect(CODES).toContain(answer.body.code);
   expect(answer.body.message?.length).toBeGreaterThan(0);
+  expect(answer.body.message?.length).toBeLessThan(400);
 }
 
-describe('handler routes under random and hostile bodies', () => {
-  it('POST /payment-requests never answers 500, and refuses with a stable code', async () => {
+const storedPaymentRequests = () => sandbox.context.state.paymentRequests.size;
+
+describe('handler routes under random and hostile requests', () => {
+  it('POST /payment-requests never answers 5xx, refuses with a stable code, and creates one request per 201', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
@@ -84,7 +148,10 @@ describe('handler routes under random and hostile bodies', () => {
           fc.json(),
         ),
         async (body) => {
-          expectCleanAnswer(await send('/payment-requests', body));
+          const before = storedPaymentRequests();
+          const answer = await post(shop, '/payment-requests', body);
+          expectCleanAnswer(answer);
+          expect(storedPaymentRequests() - before).toBe(answer.status === 201 ? 1 : 0);
         },
       ),
       { numRuns: 300 },
@@ -92,7 +159,7 @@ describe('handler routes under random and hostile bodies', () => {
     expect(problems).toEqual([]);
   });
 
-  it('POST /webhooks never answers 500, and never believes what it cannot confirm', async () => {
+  it('POST /webhooks never answers 5xx, and never believes what it cannot confirm', async () => {
     const event = fc.record(
       {
         id: hostileValue,
@@ -109,7 +176,7 @@ describe('handler routes under random and hostile bodies', () => {
           fc.string(),
         ),
         async (body) => {
-          const answer = await send('/webhooks', body);
+          const answer = await post(shop, '/webhooks', body);
           expect(answer.status).not.toBe(200);
           expectCleanAnswer(answer);
         },
@@ -118,4 +185,154 @@ describe('handler routes under random and hostile bodies', () => {
     );
     expect(problems).toEqual([]);
   });
+
+  it('GET /payment-requests/{id} answers 200 only for a real payment, whatever the id and query', async () => {
+    const realId = ((await post(shop, '/payment-requests', '{}')).body as { id?: string }).id!;
+    expect(realId).toBeTruthy();
+    const id = fc.oneof(
+      fc.constant(realId),
+      fc.uuid(),
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.constantFrom('..', '.', '%', '%zz', '%00', '%2e%2e', '%2F', 'a'.repeat(300), `${realId}/..`, `${realId}%00`),
+    );
+    const query = fc.constantFrom('', '?merchant=x', '?merchant=a&merchant=b', `?x=${'y'.repeat(500)}`);
+    await fc.assert(
+      fc.asyncProperty(id, fc.boolean(), query, async (value, encode, search) => {
+        let request: Request;
+        try {
+          request = new Request(
+            `${SHOP}/paykit/payment-requests/${encode ? encodeURIComponent(value) : value}${search}`,
+          );
+        } catch {
+          return; // not a URL at all: the caller's fetch refuses it before the handler could see it
+        }
+        const answer = await shop(request).then(answerOf);
+        expectCleanAnswer(answer);
+        const asked = new URL(request.url).pathname.slice('/paykit/payment-requests/'.length);
+        const isReal = asked === realId && !search.includes('&merchant=');
+        expect(answer.status === 200, `${request.url} -> ${answer.status} ${answer.body.code}`).toBe(isReal);
+        if (answer.status === 200) expect(answer.body).toMatchObject({ id: realId, status: 'pending' });
+      }),
+      { numRuns: 300 },
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('POST /oauth/callback (platform) never answers 5xx and connects nobody with a made-up code', async () => {
+    const verifier = fc.oneof(fc.string({ minLength: 43, maxLength: 43 }), fc.constant('v'.repeat(43)), hostileValue);
+    const body = fc.record(
+      {
+        code: fc.oneof(fc.uuid(), fc.string({ maxLength: 600 }), hostileValue),
+        code_verifier: verifier,
+        redirect_uri: fc.oneof(fc.constant(REDIRECT), fc.webUrl(), hostileValue),
+        extra: hostileValue,
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          body.map((v) => JSON.stringify(v)),
+          fc.json(),
+        ),
+        async (text) => {
+          const answer = await post(platform, '/oauth/callback', text);
+          expect(answer.status).not.toBe(200);
+          expectCleanAnswer(answer);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(connected).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('every POST route answers 413 exactly when the body is over 16 KiB, however it is sent', async () => {
+    const routes = fc.constantFrom(
+      { handler: () => shop, path: '/payment-requests' },
+      { handler: () => shop, path: '/webhooks' },
+      { handler: () => platform, path: '/payment-requests' },
+      { handler: () => platform, path: '/oauth/callback' },
+    );
+    const delivery = fc.constantFrom('string', 'declared', 'stream');
+    await fc.assert(
+      fc.asyncProperty(
+        routes,
+        fc.oneof(fc.integer({ min: MAX_BODY - 64, max: MAX_BODY + 64 }), fc.integer({ min: MAX_BODY, max: 400_000 })),
+        delivery,
+        async (route, size, how) => {
+          // A well-formed JSON object of exactly `size` bytes, so that only its size can be the reason.
+          const text = `{"purpose":"${'x'.repeat(size - 14)}"}`;
+          expect(text.length).toBe(size);
+          const bytes = new TextEncoder().encode(text);
+          const before = storedPaymentRequests();
+          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          let body: RequestInit['body'] = text;
+          if (how === 'declared') headers['content-length'] = String(size);
+          if (how === 'stream') body = chunked(bytes, 4096);
+          const answer = await post(route.handler(), route.path, body, headers);
+          expectCleanAnswer(answer);
+          expect(answer.status === 413, `${size} bytes sent as ${how} -> ${answer.status}`).toBe(size > MAX_BODY);
+          if (answer.status === 413) expect(answer.body.code).toBe('payload_too_large');
+          expect(storedPaymentRequests()).toBe(before);
+        },
+      ),
+      { numRuns: 120 },
+    );
+    expect(connected).toEqual([]);
+  });
+
+  it('every POST route refuses a body that is not JSON with 415 before reading it', async () => {
+    const route = fc.constantFrom(
+      { handler: () => shop, path: '/payment-requests' },
+      { handler: () => shop, path: '/webhooks' },
+      { handler: () => platform, path: '/payment-requests' },
+      { handler: () => platform, path: '/oauth/callback' },
+    );
+    const type = fc.oneof(
+      fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/jsonp',
+        'application/json-patch+json',
+        'text/json',
+        'application/json, text/plain',
+        '',
+        'APPLICATION/JSON',
+        'application/json; charset=utf-8',
+        ' application/json ',
+      ),
+      fc.string({ maxLength: 40 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(route, type, async (target, contentType) => {
+        const before = storedPaymentRequests();
+        const body = target.handler() === platform ? `{"merchant":"${merchantId}"}` : '{}';
+        const answer = await post(target.handler(), target.path, body, { 'content-type': contentType });
+        expectCleanAnswer(answer);
+        const isJson = contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
+        expect(answer.status === 415, `"${contentType}" -> ${answer.status}`).toBe(!isJson);
+        if (!isJson) {
+          expect(answer.body.code).toBe('unsupported_media_type');
+          expect(storedPaymentRequests()).toBe(before);
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(connected).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });
+
+/** `bytes` as a stream of `size`-byte chunks: a body with no length known in advance. */
+function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(offset, offset + size));
+      offset += size;
+    },
+  });
+}
