@@ -30,15 +30,24 @@ async function payButton(): Promise<PaykitPayButton> {
 }
 
 describe('under injected API faults', () => {
-  for (const kind of ['status', 'drop', 'truncated', 'html']) {
-    it(`a create that meets "${kind}" shows a readable error, creates nothing, and the button works again`, async () => {
+  // `timeout`: the API holds the create past the handler's 3 s limit; `rate_limit`: 429 with Retry-After.
+  const faults = [
+    { kind: 'status' },
+    { kind: 'drop' },
+    { kind: 'truncated' },
+    { kind: 'html' },
+    { kind: 'timeout', delay_ms: 5_000 },
+    { kind: 'rate_limit', retry_after: 1 },
+  ];
+  for (const fault of faults) {
+    it(`a create that meets "${fault.kind}" shows a readable error, creates nothing, and the button works again`, async () => {
       const before = (await backendState()).count;
-      await injectFault({ path: '/v1/payment-requests', method: 'POST', kind });
+      await injectFault({ path: '/v1/payment-requests', method: 'POST', ...fault });
       const el = await payButton();
       const failure = next<PaykitErrorEvent>(el, 'paykit-error');
       el.shadowRoot!.querySelector('button')!.click();
       const { detail } = await failure;
-      expect(detail.code).to.be.oneOf(['upstream_error', 'network_error', 'upstream_invalid_response']);
+      expect(detail.code).to.be.oneOf(['upstream_error', 'network_error', 'upstream_invalid_response', 'timeout']);
       expect(detail.message).to.match(/payment service/);
       expect((await backendState()).count).to.equal(before);
       await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
@@ -50,6 +59,21 @@ describe('under injected API faults', () => {
       expect((await backendState()).count).to.equal(before + 1);
     });
   }
+
+  it('a slow create keeps the button busy, ignores the clicks meanwhile, and makes one payment request', async () => {
+    const before = (await backendState()).count;
+    await injectFault({ path: '/v1/payment-requests', method: 'POST', kind: 'slow', delay_ms: 800 });
+    const el = await payButton();
+    const button = el.shadowRoot!.querySelector('button')!;
+    const checkout = next(el, 'paykit-checkout');
+    button.click();
+    await el.updateComplete;
+    expect(button.getAttribute('aria-busy')).to.equal('true');
+    button.click();
+    button.click();
+    await checkout;
+    expect((await backendState()).count).to.equal(before + 1);
+  });
 
   it('a return page whose status reads keep failing says it could not confirm, never "paid"', async () => {
     const { id } = await startCheckout({

@@ -48,7 +48,8 @@ const HOSTILE_URLS: Record<string, string | undefined> = {
 export async function startTestBackend(): Promise<TestBackend> {
   const sandbox = await startSandbox({ port: 0 });
   const handler = createPaykitHandler({
-    api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+    // 3 s rather than the default 10 s, so that the "timeout" fault test runs in seconds.
+    api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey, timeoutMs: 3_000 },
     createPaymentRequest: (choice) => ({
       amount: PRICES[choice.reference ?? ''] ?? '1.00',
       currency: 'SGD',
