@@ -138,6 +138,14 @@ function expectCleanAnswer(answer: Answer): void {
 
 const storedPaymentRequests = () => sandbox.context.state.paymentRequests.size;
 
+/** Every POST route of both handlers (read when the property runs: the handlers exist after `beforeAll`). */
+const postRoutes = fc.constantFrom(
+  { handler: () => shop, path: '/payment-requests' },
+  { handler: () => shop, path: '/webhooks' },
+  { handler: () => platform, path: '/payment-requests' },
+  { handler: () => platform, path: '/oauth/callback' },
+);
+
 describe('handler routes under random and hostile requests', () => {
   it('POST /payment-requests never answers 5xx, refuses with a stable code, and creates one request per 201', async () => {
     await fc.assert(
@@ -248,16 +256,10 @@ describe('handler routes under random and hostile requests', () => {
   });
 
   it('every POST route answers 413 exactly when the body is over 16 KiB, however it is sent', async () => {
-    const routes = fc.constantFrom(
-      { handler: () => shop, path: '/payment-requests' },
-      { handler: () => shop, path: '/webhooks' },
-      { handler: () => platform, path: '/payment-requests' },
-      { handler: () => platform, path: '/oauth/callback' },
-    );
     const delivery = fc.constantFrom('string', 'declared', 'stream');
     await fc.assert(
       fc.asyncProperty(
-        routes,
+        postRoutes,
         fc.oneof(fc.integer({ min: MAX_BODY - 64, max: MAX_BODY + 64 }), fc.integer({ min: MAX_BODY, max: 400_000 })),
         delivery,
         async (route, size, how) => {
@@ -283,12 +285,6 @@ describe('handler routes under random and hostile requests', () => {
   });
 
   it('every POST route refuses a body that is not JSON with 415 before reading it', async () => {
-    const route = fc.constantFrom(
-      { handler: () => shop, path: '/payment-requests' },
-      { handler: () => shop, path: '/webhooks' },
-      { handler: () => platform, path: '/payment-requests' },
-      { handler: () => platform, path: '/oauth/callback' },
-    );
     const type = fc.oneof(
       fc.constantFrom(
         'text/plain',
@@ -306,7 +302,7 @@ describe('handler routes under random and hostile requests', () => {
       fc.string({ maxLength: 40 }),
     );
     await fc.assert(
-      fc.asyncProperty(route, type, async (target, contentType) => {
+      fc.asyncProperty(postRoutes, type, async (target, contentType) => {
         const before = storedPaymentRequests();
         const body = target.handler() === platform ? `{"merchant":"${merchantId}"}` : '{}';
         const answer = await post(target.handler(), target.path, body, { 'content-type': contentType });
