@@ -48,6 +48,12 @@ beforeAll(async () => {
   const paid = (await create()).body.id;
   await call(sandbox, 'POST', `/_sandbox/payment-requests/${paid}/pay`, { json: { outcome: 'succeeded' } });
   chargeId = [...sandbox.context.state.charges.values()].find((charge) => charge.paymentRequestId === paid)!.id;
+  // A balance that refunds cannot drain, so that transfers are refused for what they say, not for the order
+  // in which the tests ran.
+  const funds = (
+    await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: '100000.00', currency: 'SGD' } })
+  ).body.id;
+  await call(sandbox, 'POST', `/_sandbox/payment-requests/${funds}/pay`, { json: { outcome: 'succeeded' } });
   beneficiaryId = (
     await call(sandbox, 'POST', '/_sandbox/beneficiaries', {
       json: { business_id: sandbox.seed.businessId, holder_name: 'Ada', account_number: '123456' },
