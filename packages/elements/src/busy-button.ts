@@ -2,6 +2,7 @@ import { html, LitElement, nothing } from 'lit';
 import { PaykitErrorEvent } from './events.js';
 import { describeFailure } from './http.js';
 import { buttonStyles } from './button.styles.js';
+import { MESSAGES_CHANGED } from './messages.js';
 
 /**
  * What paykit's buttons share: a native button, a busy state during which further clicks are ignored (one
@@ -33,11 +34,13 @@ export abstract class BusyButton extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     addEventListener('pageshow', this.#onPageShow);
+    addEventListener(MESSAGES_CHANGED, this.#relabel);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     removeEventListener('pageshow', this.#onPageShow);
+    removeEventListener(MESSAGES_CHANGED, this.#relabel);
   }
 
   override render() {
@@ -70,6 +73,9 @@ export abstract class BusyButton extends LitElement {
     this.#inFlight = false;
     this._busy = false;
   };
+
+  /** The default label is read at render: render again when a locale arrives. */
+  #relabel = (): void => this.requestUpdate();
 
   #onPageShow = (event: PageTransitionEvent): void => {
     if (!event.persisted) return;

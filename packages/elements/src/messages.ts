@@ -33,11 +33,25 @@ const en = {
 /** A message table: every key of the English one. */
 export type Messages = { readonly [K in keyof typeof en]: string };
 
-const tables: Record<string, Messages> = { en };
+/** Fired on `window` when a table is registered: elements already on the page render again in it. */
+export const MESSAGES_CHANGED = 'paykit-messages';
 
-/** Registers (or replaces) the table of a locale such as `fr` or `pt-BR`. */
+/**
+ * The tables, shared by every copy of this module on the page: a locale module loaded beside the script-tag
+ * file is a separate copy (`dist/locales/fr.js` imports `dist/messages.js`), and must reach the elements.
+ */
+const tables = ((globalThis as { [key: symbol]: unknown })[Symbol.for('paykit.messages')] ??= { en }) as Record<
+  string,
+  Messages
+>;
+
+/**
+ * Registers (or replaces) the table of a locale such as `fr` or `pt-BR`. Elements already rendered switch to it:
+ * on a script-tag page, a locale module runs after the elements have rendered.
+ */
 export function registerMessages(lang: string, table: Messages): void {
   tables[lang.toLowerCase()] = table;
+  globalThis.dispatchEvent?.(new Event(MESSAGES_CHANGED));
 }
 
 /** The table for `context` (its nearest `lang`), or for the page when there is no element. */

@@ -2,7 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../connect/define.js';
 import '../pay-button/define.js';
 import type { PaykitPayButton } from '../pay-button/pay-button.js';
-import { text } from '../messages.js';
+import { registerMessages, text, type Messages } from '../messages.js';
 import './ar.js';
 import './fr.js';
 
@@ -21,6 +21,18 @@ describe('locales', () => {
     expect(label(ar)).to.equal('ادفع');
     const unknown = await fixture(html`<div lang="xx"><paykit-pay-button></paykit-pay-button></div>`);
     expect(label(unknown.querySelector('paykit-pay-button')!)).to.equal('Pay');
+  });
+
+  it('a locale registered after the elements rendered relabels them (a locale script loaded after paykit)', async () => {
+    const wrapper = await fixture(
+      html`<div lang="de"><paykit-pay-button></paykit-pay-button><paykit-connect-button></paykit-connect-button></div>`,
+    );
+    const [pay, connect] = [...wrapper.children] as PaykitPayButton[];
+    expect(label(pay!)).to.equal('Pay');
+    registerMessages('de', { ...text(), pay: 'Bezahlen', connect: 'Mit Payments verbinden' } as Messages);
+    await pay!.updateComplete;
+    expect(label(pay!)).to.equal('Bezahlen');
+    expect(label(connect!)).to.equal('Mit Payments verbinden');
   });
 
   it('every locale translates every text', () => {
