@@ -2,9 +2,8 @@
  * The sandbox as a web-standard app: the emulated `/v1` API, the checkout pages and the `/_sandbox` control API.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { authenticate, authorize } from './auth.js';
-import { MAX_BODY_BYTES } from './body.js';
+import { bodyLimitMiddleware } from './body.js';
 import type { SandboxContext } from './context.js';
 import type { SandboxEnv } from './env.js';
 import { SandboxError } from './errors.js';
@@ -26,15 +25,7 @@ import { faultRoutes } from './routes/faults.js';
 export function createSandboxApp(sandbox: SandboxContext): Hono {
   const app = new Hono();
   app.use(faultMiddleware(sandbox.faults));
-  // Every route that reads a body (the pages' forms too) stops at the limit, also when the body comes in chunks
-  // of unknown total length: nothing reads an endless upload into memory.
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json({ message: `The body is larger than ${MAX_BODY_BYTES} bytes`, code: 'payload_too_large' }, 413),
-    }),
-  );
+  app.use(bodyLimitMiddleware());
 
   const v1 = new Hono<SandboxEnv>();
   v1.use(async (c, next) => {
