@@ -2,7 +2,7 @@
  * Every schema @paykit/core exports, under random and hostile input (fast-check):
  * - `safeParse` never throws, whatever it is given;
  * - a refusal always becomes a `validation_failed` body whose field paths name a real field (or `(body)`),
- *   with short, readable messages (a 100 kB value is never echoed back);
+ *   with short, readable messages (a 5,000-character value is never echoed back);
  * - what a request schema accepts keeps paykit's invariants: money positive, finite, at most two decimals and
  *   in range; currencies upper case; no field the schema does not know; and the output parses again to itself.
  * The last test fails when a schema is exported without a row here, so a new schema cannot skip this suite.
