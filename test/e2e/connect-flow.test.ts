@@ -3,32 +3,21 @@
  * marketplace, sign-in and consent on the sandbox dashboard, the callback, and a payment taken for the connected
  * merchant with the platform's commission.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT } from '../../demo/platform.js';
-import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchChromium } from '../support/browser.js';
+import { demoInChromium } from '../support/demo-in-chromium.js';
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  demo = await startDemo({ port: 0, sandboxPort: 0 });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const e2e = demoInChromium();
 
 async function openMarketplace(): Promise<{ page: Page; problems: string[] }> {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await e2e.browser.newContext()).newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(String(error)));
-  await page.goto(`${demo.url}/platform`);
+  await page.goto(`${e2e.demo.url}/platform`);
   return { page, problems };
 }
 
@@ -54,40 +43,42 @@ describe('platform flow in Chromium', () => {
     await reachConsent(page);
     expect(await page.textContent('h1')).toContain('Acme Marketplace wants to connect');
     await page.getByRole('button', { name: 'Connect' }).click();
-    await page.waitForURL((url) => url.origin === demo.url && url.pathname === '/platform/return');
+    await page.waitForURL((url) => url.origin === e2e.demo.url && url.pathname === '/platform/return');
     await expect
       .poll(() => status(page).textContent(), { timeout: 10_000 })
       .toBe(`Connected to ${DEMO_MERCHANT.name}.`);
     expect(new URL(page.url()).search).toBe('');
-    expect(demo.platform.connected.size).toBe(1);
+    expect(e2e.demo.platform.connected.size).toBe(1);
 
     await page.reload();
     await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/already handled/);
 
-    await page.goto(`${demo.url}/platform`);
+    await page.goto(`${e2e.demo.url}/platform`);
     await page.getByRole('button', { name: `Pay the deposit to ${DEMO_MERCHANT.name}` }).click();
-    await page.waitForURL((url) => url.origin === demo.sandbox.url);
+    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.waitForURL((url) => url.pathname === '/platform/return');
     await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/Payment received/);
-    const balance = await fetch(`${demo.sandbox.url}/_sandbox/businesses/${demo.sandbox.seed.businessId}/balance`);
+    const balance = await fetch(
+      `${e2e.demo.sandbox.url}/_sandbox/businesses/${e2e.demo.sandbox.seed.businessId}/balance`,
+    );
     expect(((await balance.json()) as { available: string }).available).toBe('1.00');
-    await page.goto(`${demo.url}/platform`);
+    await page.goto(`${e2e.demo.url}/platform`);
     expect(await page.textContent('.earned')).toBe('Commission earned: SGD 1.00');
 
     // The code, replayed: by another tab it is an unknown state; straight at the backend the exchange is refused
     // (and the authorization server revokes what the code issued, RFC 6749 section 4.1.2: so this comes last).
     const [callback] = callbacks;
-    const stranger = await (await browser.newContext()).newPage();
+    const stranger = await (await e2e.browser.newContext()).newPage();
     await stranger.goto(callback!);
     await expect
       .poll(() => status(stranger).textContent(), { timeout: 10_000 })
       .toMatch(/not started in this browser tab/);
     const code = new URL(callback!).searchParams.get('code');
-    const replay = await fetch(`${demo.url}/platform/paykit/oauth/callback`, {
+    const replay = await fetch(`${e2e.demo.url}/platform/paykit/oauth/callback`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: demo.url },
-      body: JSON.stringify({ code, code_verifier: 'x'.repeat(43), redirect_uri: `${demo.url}/platform/return` }),
+      headers: { 'content-type': 'application/json', origin: e2e.demo.url },
+      body: JSON.stringify({ code, code_verifier: 'x'.repeat(43), redirect_uri: `${e2e.demo.url}/platform/return` }),
     });
     expect(replay.status).toBe(401);
 
@@ -101,29 +92,29 @@ describe('platform flow in Chromium', () => {
     await reachConsent(page);
     await page.getByRole('button', { name: 'Connect' }).click();
     await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/Connected to/);
-    await page.goto(`${demo.sandbox.url}/dashboard/connected-apps`);
+    await page.goto(`${e2e.demo.sandbox.url}/dashboard/connected-apps`);
     await page.getByRole('button', { name: 'Revoke' }).first().click();
     await page.waitForURL((url) => url.pathname === '/dashboard/connected-apps');
-    await page.goto(`${demo.url}/platform`);
+    await page.goto(`${e2e.demo.url}/platform`);
     await page.getByRole('button', { name: `Pay the deposit to ${DEMO_MERCHANT.name}` }).click();
     const error = page.locator('paykit-pay-button').first().locator('[part=error]');
     await expect
       .poll(() => error.textContent(), { timeout: 10_000 })
       .toMatch(/not connected to the platform|could not start the checkout/);
-    expect(demo.platform.connected.size).toBe(0);
+    expect(e2e.demo.platform.connected.size).toBe(0);
     await page.reload();
     expect(await page.textContent('main')).toContain('None yet.');
     await page.close();
   });
 
   it('a merchant who denies sees "cancelled", and nothing is connected', async () => {
-    const before = demo.platform.connected.size;
+    const before = e2e.demo.platform.connected.size;
     const { page, problems } = await openMarketplace();
     await reachConsent(page);
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.waitForURL((url) => url.pathname === '/platform/return');
     await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/Connection cancelled/);
-    expect(demo.platform.connected.size).toBe(before);
+    expect(e2e.demo.platform.connected.size).toBe(before);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -3,31 +3,20 @@
  * with the custom element used directly. In Chromium under the demo's strict CSP: each renders the shop, sends
  * the shopper to the sandbox checkout on one payment request, and shows the element's error when the API fails.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchChromium } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { demoInChromium } from '../support/demo-in-chromium.js';
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  demo = await startDemo({ port: 0, sandboxPort: 0 });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const e2e = demoInChromium();
 
 async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
+  const page = await e2e.browser.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(String(error)));
-  await page.goto(`${demo.url}${path}`);
+  await page.goto(`${e2e.demo.url}${path}`);
   return { page, problems };
 }
 
@@ -36,18 +25,18 @@ describe.each(['react', 'vue'])('the %s example', (framework) => {
     const { page, problems } = await open(`/${framework}`);
     const button = page.getByRole('button', { name: 'Buy Enamel mug' });
     await expect.poll(() => button.count()).toBe(1);
-    const before = demo.sandbox.context.state.paymentRequests.size;
+    const before = e2e.demo.sandbox.context.state.paymentRequests.size;
     await button.click();
-    await page.waitForURL((url) => url.origin === demo.sandbox.url);
+    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
     await expect.poll(() => page.getByTestId('amount').textContent()).toBe('SGD 12.50');
-    expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
+    expect(e2e.demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
     expect(problems).toEqual([]);
     await page.close();
   });
 
   it("shows the element's error through the framework's event binding when the API fails", async () => {
     const { page, problems } = await open(`/${framework}`);
-    const answer = await fetch(`${demo.sandbox.url}/_sandbox/faults`, {
+    const answer = await fetch(`${e2e.demo.sandbox.url}/_sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ path: '/v1/payment-requests', method: 'POST', kind: 'status', status: 500 }),
@@ -58,7 +47,7 @@ describe.each(['react', 'vue'])('the %s example', (framework) => {
     await expect
       .poll(() => product.locator('.example-status').textContent())
       .toMatch(/^Could not start the checkout \(\w+\)\.$/);
-    expect(page.url()).toBe(`${demo.url}/${framework}`);
+    expect(page.url()).toBe(`${e2e.demo.url}/${framework}`);
     // The browser's own line about the failed request is expected; no CSP violation nor anything else is.
     expect(problems).toEqual(['Failed to load resource: the server responded with a status of 502 (Bad Gateway)']);
     await page.close();

@@ -2,45 +2,34 @@
  * The pay flow as a shopper lives it, in Chromium: the demo store (script tag, strict CSP), the server
  * handler, the sandbox checkout, the return page, and the webhook reaching the shop once.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchChromium } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { demoInChromium } from '../support/demo-in-chromium.js';
 
-let demo: RunningDemo;
-let browser: Browser;
-
-beforeAll(async () => {
-  demo = await startDemo({ port: 0, sandboxPort: 0 });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const e2e = demoInChromium();
 
 /** A fresh page that records console errors and Content-Security-Policy violations. */
 async function openStore(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
+  const page = await e2e.browser.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(String(error)));
-  await page.goto(demo.url);
+  await page.goto(e2e.demo.url);
   return { page, problems };
 }
 
 /** Waits until the sandbox has settled every webhook delivery. */
 async function webhooksSettled(): Promise<void> {
   await expect
-    .poll(() => demo.sandbox.context.webhooks.deliveries.every((d) => d.status !== 'pending'), { timeout: 10_000 })
+    .poll(() => e2e.demo.sandbox.context.webhooks.deliveries.every((d) => d.status !== 'pending'), { timeout: 10_000 })
     .toBe(true);
 }
 
 async function buy(page: Page, product: string): Promise<string> {
   await page.getByRole('button', { name: `Buy ${product}` }).click();
-  await page.waitForURL((url) => url.origin === demo.sandbox.url);
+  await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
   return new URL(page.url()).pathname.split('/').pop()!;
 }
 
@@ -50,7 +39,7 @@ describe('pay flow in Chromium', () => {
     const id = await buy(page, 'Enamel mug');
     await expect.poll(() => page.getByTestId('amount').textContent()).toBe('SGD 12.50');
     await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL((url) => url.origin === demo.url && url.pathname === '/return');
+    await page.waitForURL((url) => url.origin === e2e.demo.url && url.pathname === '/return');
     expect(new URL(page.url()).searchParams.get('reference')).toBe(id);
     const status = page.locator('paykit-return').getByRole('status');
     await expect
@@ -58,7 +47,7 @@ describe('pay flow in Chromium', () => {
       .toMatch(/payment (was )?(received|successful|complete)/i);
 
     await webhooksSettled();
-    expect(demo.orders.list().find((order) => order.id === id)).toEqual({
+    expect(e2e.demo.orders.list().find((order) => order.id === id)).toEqual({
       id,
       status: 'completed',
       amount: '12.50',
@@ -77,47 +66,47 @@ describe('pay flow in Chromium', () => {
     const status = page.locator('paykit-return').getByRole('status');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/fail|not completed|declined/i);
 
-    await page.goto(`${demo.url}/return?reference=${id}&status=completed`);
+    await page.goto(`${e2e.demo.url}/return?reference=${id}&status=completed`);
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/fail|not completed|declined/i);
     await webhooksSettled();
-    expect(demo.orders.list().find((order) => order.id === id)?.events).toEqual({ 'payment_request.failed': 1 });
+    expect(e2e.demo.orders.list().find((order) => order.id === id)?.events).toEqual({ 'payment_request.failed': 1 });
     expect(problems).toEqual([]);
     await page.close();
   });
 
   it('a double click makes one payment request', async () => {
     const { page } = await openStore();
-    const before = demo.sandbox.context.state.paymentRequests.size;
+    const before = e2e.demo.sandbox.context.state.paymentRequests.size;
     await page.getByRole('button', { name: 'Buy Harbour map print' }).dblclick();
-    await page.waitForURL((url) => url.origin === demo.sandbox.url);
-    expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
+    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
+    expect(e2e.demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
     await page.close();
   });
 
   it('a tap followed by a click while the first request is in flight makes one payment request', async () => {
-    const context = await browser.newContext({ hasTouch: true });
+    const context = await e2e.browser.newContext({ hasTouch: true });
     const page = await context.newPage();
-    await page.goto(demo.url);
+    await page.goto(e2e.demo.url);
     // The API answers the create slowly, so that the click lands while the tap's request is in flight.
-    const armed = await fetch(`${demo.sandbox.url}/_sandbox/faults`, {
+    const armed = await fetch(`${e2e.demo.sandbox.url}/_sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ path: '/v1/payment-requests', method: 'POST', kind: 'slow', delay_ms: 800 }),
     });
     expect(armed.status).toBe(201);
-    const before = demo.sandbox.context.state.paymentRequests.size;
+    const before = e2e.demo.sandbox.context.state.paymentRequests.size;
     const button = page.getByRole('button', { name: 'Buy Harbour map print' });
     await button.tap();
     // `force`: Playwright would otherwise wait for the busy button (aria-disabled) to be enabled; a person does not.
     await button.click({ force: true });
-    await page.waitForURL((url) => url.origin === demo.sandbox.url);
-    expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
+    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
+    expect(e2e.demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
     await context.close();
   });
 
   it('the themes page shows the same button under three token sets', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${demo.url}/themes`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.demo.url}/themes`);
     const backgrounds = await page.$$eval('paykit-pay-button', (buttons) =>
       buttons.map((b) => getComputedStyle(b.shadowRoot!.querySelector('button')!).backgroundColor),
     );
@@ -132,26 +121,26 @@ describe('pay flow in Chromium', () => {
     const button = page.getByRole('button', { name: 'Buy Enamel mug' });
     await expect.poll(() => button.getAttribute('aria-busy')).not.toBe('true');
     await button.click();
-    await page.waitForURL((url) => url.origin === demo.sandbox.url);
+    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
     await page.close();
   });
 });
 
 describe('the classic-script build (pages without modules)', () => {
   it('defines every element, exposes the global Paykit, and the pay button reaches the checkout', async () => {
-    const page = await browser.newPage();
+    const page = await e2e.browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(String(error)));
     // A legacy page: one plain <script> tag, no module anywhere.
-    await page.route(`${demo.url}/legacy`, (route) =>
+    await page.route(`${e2e.demo.url}/legacy`, (route) =>
       route.fulfill({
         contentType: 'text/html',
         body: `<!doctype html><html lang="en"><head><script src="/assets/paykit.iife.js"></script></head><body>
           <paykit-pay-button endpoint="/paykit" reference="sku-mug" amount="12.50" currency="SGD"
-            checkout-origins="${demo.sandbox.url}">Buy Enamel mug</paykit-pay-button></body></html>`,
+            checkout-origins="${e2e.demo.sandbox.url}">Buy Enamel mug</paykit-pay-button></body></html>`,
       }),
     );
-    await page.goto(`${demo.url}/legacy`);
+    await page.goto(`${e2e.demo.url}/legacy`);
     expect(
       await page.evaluate(() => {
         const paykit = (globalThis as unknown as { Paykit: Record<string, unknown> }).Paykit;
@@ -164,7 +153,7 @@ describe('the classic-script build (pages without modules)', () => {
       }),
     ).toEqual({ pay: true, connect: true, ret: true, headless: true });
     const id = await buy(page, 'Enamel mug');
-    expect(demo.sandbox.context.state.paymentRequests.get(id)).toBeDefined();
+    expect(e2e.demo.sandbox.context.state.paymentRequests.get(id)).toBeDefined();
     expect(problems).toEqual([]);
     await page.close();
   });
