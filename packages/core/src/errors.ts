@@ -24,6 +24,7 @@
  * | `upstream_invalid_response` | the Payments API answered 2xx with something that is not the expected JSON |
  * | `timeout` | a call took longer than its time limit and was aborted |
  * | `network_error` | a call could not reach its server at all |
+ * | `store_unavailable` | the server's own database (connections, idempotency, webhook claims) could not be reached: nothing was done, try again shortly (HTTP 503) |
  * | `unsafe_url` | a URL was not one paykit may navigate to or send data to |
  * | `state_missing` | an OAuth callback came without `state`: nothing is sent anywhere |
  * | `state_unknown` | an OAuth callback's `state` was not issued by this browser tab's connect button |
@@ -51,6 +52,7 @@ export type ErrorCode =
   | 'upstream_invalid_response'
   | 'timeout'
   | 'network_error'
+  | 'store_unavailable'
   | 'unsafe_url'
   | 'state_missing'
   | 'state_unknown'

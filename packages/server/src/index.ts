@@ -8,6 +8,12 @@
 export { createPaykitHandler, type PaykitHandler } from './handler/create-handler.js';
 export type { ConfirmedEvent, HookContext, PaykitHandlerOptions } from './handler/options.js';
 export { MemoryEventStore, type EventStore } from './handler/event-store.js';
+export {
+  MemoryIdempotencyStore,
+  type IdempotencyClaim,
+  type IdempotencyClaimOptions,
+  type IdempotencyStore,
+} from './handler/idempotency-store.js';
 export { consoleLogger, redact, redactingLogger, type Logger } from './handler/logger.js';
 export { createMerchantApi, type ListQuery, type MerchantApi } from './api/merchant-api.js';
 export { apiKeyAuth, type ApiAuth, type ApiConfig, type PaginationNames, type RetryPolicy } from './api/config.js';
@@ -21,4 +27,11 @@ export {
   type OAuthTokens,
 } from './oauth/connection-store.js';
 export { FileConnectionStore, type FileConnectionStoreOptions } from './oauth/file-connection-store.js';
-export { createOAuthClient, type OAuthClient, type OAuthClientOptions } from './oauth/oauth-client.js';
+export {
+  createOAuthClient,
+  type OAuthClient,
+  type OAuthClientOptions,
+  type TokenRequestOptions,
+} from './oauth/oauth-client.js';
+export { MemoryTokenBudget, type TokenBudget, type TokenBudgetOptions } from './oauth/token-budget.js';
+export { hasRefreshLeases, ProcessRefreshLeases, type RefreshLeases } from './oauth/refresh-leases.js';

@@ -13,7 +13,8 @@ import { PaykitError } from '@paykit/core';
 import { createMerchantApi } from '../api/merchant-api.js';
 import { errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
-import { consoleLogger, redactingLogger } from './logger.js';
+import { MemoryIdempotencyStore } from './idempotency-store.js';
+import { consoleLogger, redactingLogger, type Logger } from './logger.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
 import { assertSameSiteOrAllowed, corsHeaders } from './origin-guard.js';
@@ -59,7 +60,14 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
       ? { platform: options.platform }
       : { api: 'createPaymentRequest' in options.api! ? options.api : createMerchantApi(options.api!) },
   );
-  const startCheckout = startCheckoutRoute(merchants, options, maxBodyBytes);
+  warnOfMemoryStores(options, logger);
+  const startCheckout = startCheckoutRoute(
+    merchants,
+    options,
+    maxBodyBytes,
+    options.idempotencyStore ?? new MemoryIdempotencyStore(),
+    logger,
+  );
   const paymentStatus = paymentStatusRoute(merchants);
   const webhooks = webhooksRoute(merchants, options, options.eventStore ?? new MemoryEventStore(), maxBodyBytes);
   const oauthCallback = options.platform && oauthCallbackRoute(options.platform, options, maxBodyBytes);
@@ -106,6 +114,29 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     return response;
   };
   return Object.assign(handler, { prefix });
+}
+
+let warnedOfMemoryStores = false;
+
+/**
+ * In production, state kept in one process's memory breaks paykit's promises as soon as there is a second
+ * instance (or a serverless cold start): say so once, in words that name what is lost.
+ */
+function warnOfMemoryStores(options: PaykitHandlerOptions, logger: Logger): void {
+  if (warnedOfMemoryStores || globalThis.process?.env?.NODE_ENV !== 'production') return;
+  const inMemory = [
+    options.idempotencyStore
+      ? undefined
+      : 'idempotency keys (a retried click on another instance makes a second payment request)',
+    options.eventStore ? undefined : 'webhook claims (a delivery that reaches two instances runs onEvent twice)',
+    ...(options.platform?.processLocalState ?? []),
+  ].filter((what): what is string => what !== undefined);
+  if (inMemory.length === 0) return;
+  warnedOfMemoryStores = true;
+  logger.warn(
+    `paykit: NODE_ENV is production but these are kept in this process's memory only: ${inMemory.join('; ')}. ` +
+      'With more than one instance, pass the stores of createPostgresStores() from @paykit/server/postgres.',
+  );
 }
 
 /** The secrets this handler was configured with, to be masked wherever they would be logged. */

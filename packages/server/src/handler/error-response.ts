@@ -25,6 +25,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   upstream_invalid_response: 502,
   timeout: 504,
   network_error: 502,
+  store_unavailable: 503,
 };
 
 /** Turns any thrown value into a JSON error answer. */

@@ -1,51 +1,109 @@
 /**
  * One `Idempotency-Key` is one payment request: a browser that sends the same click twice (a retry after a
- * dropped connection, a double submit that slipped past the button) gets the first answer again, and
- * concurrent duplicates share one upstream call.
+ * dropped connection, a double submit that slipped past the button) gets the first answer again, whichever
+ * instance it reaches, and concurrent duplicates share one upstream call.
  */
 import { PaykitError } from '@paykit/core';
+import type { IdempotencyStore } from './idempotency-store.js';
+import type { Logger } from './logger.js';
 
 const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 
-/** Remembers the outcome of each key for `ttlMs`, at most `maxEntries` keys (oldest forgotten first). */
-export class IdempotencyCache<T> {
-  readonly #entries = new Map<string, { fingerprint: string; result: Promise<T>; expires: number }>();
+/** How long claims and outcomes live; see {@link IdempotencyStore}. */
+export interface IdempotencyPolicy {
+  /** How long a claim holds (and how long a duplicate waits for it). Default 30 s: longer than a create. */
+  leaseMs: number;
+  /** How long an outcome is answered again. Default 10 minutes. */
+  ttlMs: number;
+}
 
-  constructor(
-    private readonly ttlMs = 10 * 60_000,
-    private readonly maxEntries = 10_000,
-  ) {}
+/** The defaults of {@link IdempotencyPolicy}. */
+export const DEFAULT_IDEMPOTENCY_POLICY: IdempotencyPolicy = { leaseMs: 30_000, ttlMs: 10 * 60_000 };
 
-  /**
-   * Runs `work` once per key. The same key with another body (`fingerprint`) is a client bug: `conflict`.
-   * A failed outcome is forgotten, so that the shopper can try again with the same key.
-   */
-  run(key: string | null, fingerprint: string, work: () => Promise<T>): Promise<T> {
-    if (key === null) return work();
-    if (!KEY.test(key)) {
-      throw new PaykitError('validation_failed', 'Idempotency-Key must be 8 to 128 letters, digits, "-" or "_"', {
-        errors: [{ path: 'Idempotency-Key', message: 'must be 8 to 128 letters, digits, "-" or "_"' }],
+/**
+ * Runs `work` once per key. The same key with another body (`fingerprint`) is a client bug: `conflict`. A
+ * failed outcome is released, so that the shopper can try again with the same key. Without a key, `work`
+ * simply runs.
+ */
+export async function runIdempotently<T>(input: {
+  store: IdempotencyStore;
+  key: string | null;
+  fingerprint: string;
+  work: () => Promise<T>;
+  policy: IdempotencyPolicy;
+  logger: Logger;
+}): Promise<T> {
+  const { store, key, policy } = input;
+  if (key === null) return input.work();
+  if (!KEY.test(key)) {
+    throw new PaykitError('validation_failed', 'Idempotency-Key must be 8 to 128 letters, digits, "-" or "_"', {
+      errors: [{ path: 'Idempotency-Key', message: 'must be 8 to 128 letters, digits, "-" or "_"' }],
+    });
+  }
+  const fingerprint = await digest(input.fingerprint);
+  const deadline = Date.now() + policy.leaseMs;
+  for (let pause = 20; ; pause = Math.min(pause * 1.5, 250)) {
+    const claim = await store.claim(key, fingerprint, policy);
+    if (claim.status === 'claimed') {
+      let result: T;
+      try {
+        result = await input.work();
+      } catch (error) {
+        // A store that cannot release now lets the claim lapse after its lease: the key is usable again then.
+        await store.release(key, claim.claimId).catch((failure: unknown) => {
+          input.logger.warn('paykit: could not release an idempotency claim; it lapses with its lease', failure);
+        });
+        throw error;
+      }
+      await keepOutcome(input.store, key, claim.claimId, result, policy, input.logger);
+      return result;
+    }
+    if (claim.fingerprint !== fingerprint) {
+      throw new PaykitError('conflict', 'This Idempotency-Key was already used for a different request');
+    }
+    if (claim.status === 'completed') return claim.result as T;
+    if (Date.now() >= deadline) {
+      throw new PaykitError('conflict', 'A request with this Idempotency-Key is still being processed; try again', {
+        retryAfterSeconds: 1,
       });
     }
-    const now = Date.now();
-    const existing = this.#entries.get(key);
-    if (existing && existing.expires > now) {
-      if (existing.fingerprint !== fingerprint) {
-        throw new PaykitError('conflict', 'This Idempotency-Key was already used for a different request');
-      }
-      return existing.result;
-    }
-    const result = work();
-    this.#entries.delete(key);
-    this.#entries.set(key, { fingerprint, result, expires: now + this.ttlMs });
-    result.catch(() => {
-      if (this.#entries.get(key)?.result === result) this.#entries.delete(key);
-    });
-    while (this.#entries.size > this.maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.#entries.delete(oldest);
-    }
-    return result;
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
+}
+
+/**
+ * Stores the outcome. The payment request exists by now, so a store that just went away must not cost the
+ * shopper its answer: the write is then retried in the background until the claim's lease would lapse (after
+ * that a retry of the click could create again, so those tries matter).
+ */
+async function keepOutcome(
+  store: IdempotencyStore,
+  key: string,
+  claimId: string,
+  result: unknown,
+  policy: IdempotencyPolicy,
+  logger: Logger,
+): Promise<void> {
+  const giveUpAt = Date.now() + policy.leaseMs;
+  const retry = (pause: number): void => {
+    if (Date.now() + pause >= giveUpAt) {
+      logger.error('paykit: could not store the outcome of an idempotency key; a retry of it may create again');
+      return;
+    }
+    setTimeout(() => {
+      store.complete(key, claimId, result).catch(() => retry(Math.min(pause * 2, 2_000)));
+    }, pause).unref?.();
+  };
+  try {
+    await store.complete(key, claimId, result);
+  } catch (error) {
+    logger.warn('paykit: could not store the outcome of an idempotency key now; retrying in the background', error);
+    retry(100);
+  }
+}
+
+/** SHA-256 of a request body, hex: what is stored to recognise the same request, never the body itself. */
+async function digest(text: string): Promise<string> {
+  const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(hash), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

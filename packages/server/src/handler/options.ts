@@ -7,6 +7,7 @@ import type { ApiConfig } from '../api/config.js';
 import type { MerchantApi } from '../api/merchant-api.js';
 import type { ConnectedBusiness, Platform } from '../platform/platform.js';
 import type { EventStore } from './event-store.js';
+import type { IdempotencyStore } from './idempotency-store.js';
 import type { Logger } from './logger.js';
 
 /** What a hook is told about the request that triggered it. */
@@ -68,8 +69,17 @@ export interface PaykitHandlerOptions {
   allowedOrigins?: readonly string[];
   /** The largest request body accepted, in bytes. Default 16 KiB. */
   maxBodyBytes?: number;
-  /** Remembers which webhook facts were handled. Default: in memory (one process). */
+  /**
+   * Remembers which webhook facts were handled. Default: in memory, one process. With several instances, use
+   * `stores.events` of `createPostgresStores` (`@paykit/server/postgres`) so that a fact runs `onEvent` once.
+   */
   eventStore?: EventStore;
+  /**
+   * Keeps each `Idempotency-Key`'s payment request. Default: in memory, one process. With several instances,
+   * use `stores.idempotency` of `createPostgresStores` so that a click retried on another instance gets the
+   * same payment request.
+   */
+  idempotencyStore?: IdempotencyStore;
   /** Where failures are written. Default `console`. */
   logger?: Logger;
 }

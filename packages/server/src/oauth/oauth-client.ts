@@ -7,7 +7,7 @@ import * as oauth from 'oauth4webapi';
 import { isLoopbackHost, PaykitError, parseWebUrl, tokenResponseSchema } from '@paykit/core';
 import { readRetryAfter } from '../api/transport.js';
 import type { OAuthTokens } from './connection-store.js';
-import { SlidingWindowLimiter } from './rate-limiter.js';
+import { MemoryTokenBudget, type TokenBudget } from './token-budget.js';
 
 /** Options of {@link createOAuthClient}. */
 export interface OAuthClientOptions {
@@ -16,7 +16,12 @@ export interface OAuthClientOptions {
   clientId: string;
   /** The client secret. Server-side only; never logged, never in an error message. */
   clientSecret: string;
-  /** Requests a minute to the token endpoint. Default 90 (spec 8). */
+  /**
+   * The token endpoint's request budget, shared by every instance when it is a database
+   * (`stores.tokenBudget` of `createPostgresStores`). Default: in this process's memory, `maxRequestsPerMinute`.
+   */
+  tokenBudget?: TokenBudget;
+  /** Requests a minute to the token endpoint, for the default in-memory budget. Default 90 (spec 8). */
   maxRequestsPerMinute?: number;
   /** The longest `Retry-After` worth waiting for on a 429 before failing with `rate_limited`. Default 60 s. */
   maxRetryAfterMs?: number;
@@ -25,12 +30,23 @@ export interface OAuthClientOptions {
   fetch?: typeof fetch;
 }
 
+/** Per-request options of {@link OAuthClient.refresh}. */
+export interface TokenRequestOptions {
+  /**
+   * Runs after any wait for the budget, just before the request leaves; throwing stops it there. A refresh
+   * lease is confirmed here, so that a lease never lapses while its holder's request is in flight.
+   */
+  beforeSend?(): Promise<void>;
+}
+
 /** Exchanges codes and refreshes tokens. */
 export interface OAuthClient {
   /** Exchanges an authorization code (with the PKCE verifier the browser kept) for tokens. */
   exchangeCode(input: { code: string; codeVerifier?: string; redirectUri: string }): Promise<OAuthTokens>;
   /** Gets a fresh access token. `unauthorized` when the refresh token is no longer valid (revocation). */
-  refresh(refreshToken: string): Promise<OAuthTokens>;
+  refresh(refreshToken: string, options?: TokenRequestOptions): Promise<OAuthTokens>;
+  /** The time limit of one token request, in milliseconds. */
+  readonly timeoutMs: number;
 }
 
 /** A client of the token endpoint. */
@@ -41,10 +57,11 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
   const as: oauth.AuthorizationServer = { issuer: base.origin, token_endpoint: tokenEndpoint.href };
   const client: oauth.Client = { client_id: options.clientId };
   const auth = oauth.ClientSecretPost(options.clientSecret);
-  const limiter = new SlidingWindowLimiter(options.maxRequestsPerMinute ?? 90, 60_000);
+  const budget = options.tokenBudget ?? new MemoryTokenBudget({ perMinute: options.maxRequestsPerMinute ?? 90 });
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const requestOptions = (): oauth.TokenEndpointRequestOptions => ({
-    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    signal: AbortSignal.timeout(timeoutMs),
     ...(options.fetch ? { [oauth.customFetch]: options.fetch } : {}),
     // oauth4webapi refuses plain http; the local sandbox is the one place where it is right.
     ...(isLoopbackHost(base.hostname) ? { [oauth.allowInsecureRequests]: true } : {}),
@@ -54,9 +71,11 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
   async function tokenRequest(
     send: () => Promise<Response>,
     process: (response: Response) => Promise<oauth.TokenEndpointResponse>,
+    beforeSend?: () => Promise<void>,
   ): Promise<OAuthTokens> {
     for (;;) {
-      await limiter.acquire();
+      await budget.acquire(options.clientId);
+      await beforeSend?.();
       let response: Response;
       try {
         response = await send();
@@ -65,7 +84,7 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
       }
       if (response.status === 429) {
         const waitMs = (readRetryAfter(response.headers.get('retry-after')) ?? 60) * 1000;
-        limiter.pause(waitMs);
+        await budget.pause(options.clientId, waitMs);
         if (waitMs > maxRetryAfterMs) {
           throw new PaykitError('rate_limited', 'The token endpoint is rate limited; try again later', {
             status: 429,
@@ -114,11 +133,13 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
         (response) => oauth.processAuthorizationCodeResponse(as, client, response),
       );
     },
-    refresh: (refreshToken) =>
+    refresh: (refreshToken, refreshOptions) =>
       tokenRequest(
         () => oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions()),
         (response) => oauth.processRefreshTokenResponse(as, client, response),
+        refreshOptions?.beforeSend,
       ),
+    timeoutMs,
   };
 }
 

@@ -9,6 +9,8 @@ import { createMerchantApi, type MerchantApi } from '../api/merchant-api.js';
 import { connectedMerchantAuth } from '../oauth/connected-merchant-auth.js';
 import { MemoryConnectionStore, type ConnectionStore, type MerchantCredentials } from '../oauth/connection-store.js';
 import { createOAuthClient, type OAuthClient } from '../oauth/oauth-client.js';
+import { hasRefreshLeases, ProcessRefreshLeases } from '../oauth/refresh-leases.js';
+import type { TokenBudget } from '../oauth/token-budget.js';
 
 /** Options of {@link createPlatform}. */
 export interface PlatformOptions extends Omit<ApiConfig, 'apiKey' | 'auth'> {
@@ -19,9 +21,22 @@ export interface PlatformOptions extends Omit<ApiConfig, 'apiKey' | 'auth'> {
     clientSecret: string;
     /** The redirect URIs registered on the app; a callback naming another is refused before any exchange. */
     redirectUris?: readonly string[];
+    /** Token requests a minute when no shared `tokenBudget` is given. Default 90 (spec 8). */
+    maxRequestsPerMinute?: number;
+    /** Time limit of each token request. Default 10 s. */
+    timeoutMs?: number;
   };
-  /** Where merchant credentials are kept. Default in memory; use `FileConnectionStore` or your database. */
+  /**
+   * Where merchant credentials are kept. Default in memory (one process). `FileConnectionStore` survives
+   * restarts of one process; with several instances use `stores.connections` of `createPostgresStores`
+   * (`@paykit/server/postgres`), which also makes one refresh per merchant across all of them.
+   */
   store?: ConnectionStore;
+  /**
+   * The token endpoint's request budget. Default: this process's own (`oauth.maxRequestsPerMinute`); with
+   * several instances use `stores.tokenBudget` of `createPostgresStores`, or N instances send N times the limit.
+   */
+  tokenBudget?: TokenBudget;
   /** Told when a merchant's credentials stop working (revoked app, regenerated secret): prompt it to reconnect. */
   onRevoked?(businessId: string): void | Promise<void>;
 }
@@ -45,6 +60,11 @@ export interface Platform {
   disconnect(businessId: string): Promise<void>;
   /** True when credentials of this merchant are kept. */
   isConnected(businessId: string): Promise<boolean>;
+  /**
+   * What this platform keeps in this process's memory only (empty when every piece is shared): the handler
+   * warns of it in production.
+   */
+  readonly processLocalState: readonly string[];
 }
 
 /**
@@ -61,8 +81,17 @@ export interface Platform {
  * ```
  */
 export function createPlatform(options: PlatformOptions): Platform {
-  const { oauth: oauthOptions, store = new MemoryConnectionStore(), onRevoked, ...apiOptions } = options;
-  const oauth: OAuthClient | undefined = oauthOptions && createOAuthClient({ ...apiOptions, ...oauthOptions });
+  const { oauth: oauthOptions, store = new MemoryConnectionStore(), tokenBudget, onRevoked, ...apiOptions } = options;
+  const oauth: OAuthClient | undefined =
+    oauthOptions && createOAuthClient({ ...apiOptions, ...oauthOptions, ...(tokenBudget ? { tokenBudget } : {}) });
+  const leases = hasRefreshLeases(store) ? store : new ProcessRefreshLeases(store);
+  const processLocalState = [
+    ...(options.store === undefined || store instanceof MemoryConnectionStore
+      ? ['merchant connections (lost on restart, not seen by other instances)']
+      : []),
+    ...(hasRefreshLeases(store) ? [] : ['token refresh coordination (instances may refresh one merchant at once)']),
+    ...(oauthOptions && !tokenBudget ? ['the token-endpoint budget (each instance counts its own)'] : []),
+  ];
   const merchants = new Map<string, MerchantApi>();
 
   /** Reads the profile with fresh credentials and keeps them only if that worked: nothing half-connected. */
@@ -100,7 +129,13 @@ export function createPlatform(options: PlatformOptions): Platform {
       if (!api) {
         api = createMerchantApi({
           ...apiOptions,
-          auth: connectedMerchantAuth({ businessId: id, store, oauth, onRevoked: (revoked) => onRevoked?.(revoked) }),
+          auth: connectedMerchantAuth({
+            businessId: id,
+            store,
+            leases,
+            oauth,
+            onRevoked: (revoked) => onRevoked?.(revoked),
+          }),
         });
         merchants.set(id, api);
       }
@@ -108,5 +143,6 @@ export function createPlatform(options: PlatformOptions): Platform {
     },
     disconnect: (businessId) => store.delete(businessId),
     isConnected: async (businessId) => (await store.get(businessId)) !== undefined,
+    processLocalState,
   };
 }

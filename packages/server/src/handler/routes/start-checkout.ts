@@ -14,19 +14,31 @@ import {
 } from '@paykit/core';
 import { asUpstreamFailure } from '../error-response.js';
 import { json, readJsonObject } from '../http.js';
-import { IdempotencyCache } from '../idempotency.js';
+import { DEFAULT_IDEMPOTENCY_POLICY, runIdempotently } from '../idempotency.js';
+import type { IdempotencyStore } from '../idempotency-store.js';
+import type { Logger } from '../logger.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
 import type { PaykitHandlerOptions } from '../options.js';
 
-/** The route, with the idempotency cache that lives as long as the handler. */
-export function startCheckoutRoute(merchants: MerchantResolver, options: PaykitHandlerOptions, maxBodyBytes: number) {
-  const cache = new IdempotencyCache<CheckoutStarted>();
+/** The route. `store` keeps each `Idempotency-Key`'s outcome (shared by every instance when it is a database). */
+export function startCheckoutRoute(
+  merchants: MerchantResolver,
+  options: PaykitHandlerOptions,
+  maxBodyBytes: number,
+  store: IdempotencyStore,
+  logger: Logger,
+) {
   return async (request: Request): Promise<Response> => {
     const body = await readJsonObject(request, maxBodyBytes);
     const choice = parseOrThrow(shopperChoiceSchema, body, 'The checkout request');
-    const started = await cache.run(request.headers.get('idempotency-key'), JSON.stringify(choice), () =>
-      start(merchants, options, choice, request),
-    );
+    const started = await runIdempotently<CheckoutStarted>({
+      store,
+      key: request.headers.get('idempotency-key'),
+      fingerprint: JSON.stringify(choice),
+      work: () => start(merchants, options, choice, request),
+      policy: DEFAULT_IDEMPOTENCY_POLICY,
+      logger,
+    });
     return json(started, 201);
   };
 }
