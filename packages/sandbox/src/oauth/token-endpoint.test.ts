@@ -133,6 +133,18 @@ describe('the refresh-token family', () => {
     expect(await infoWith(other.access_token)).toBe(200);
   });
 
+  it('a spent refresh token shown again revokes the family, the newest tokens included (RFC 9700 4.14.2)', async () => {
+    const first = await exchange();
+    const second = (await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).body;
+    expect(await infoWith(second.access_token)).toBe(200);
+    const replay = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await infoWith(second.access_token)).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: second.refresh_token })).body.error).toBe(
+      'invalid_grant',
+    );
+  });
+
   it('a refresh token outlives its access token: an expired access token is renewed', async () => {
     const first = await exchange();
     await call(sandbox, 'POST', '/_sandbox/clock', { json: { advance_seconds: 31_536_000 } });

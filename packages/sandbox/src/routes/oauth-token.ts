@@ -8,6 +8,9 @@
  *   flight during a refresh does not meet a 401, which spec 5.3.4 tells platforms to read as revocation.
  * - Refresh tokens do not expire by time; they die with the connection (revocation, secret regeneration,
  *   app deletion) or by use.
+ * - A spent refresh token shown again is a replay (RFC 9700 section 4.14.2: a stolen token used by the thief and
+ *   the client, or two instances of a client refreshing at once): it revokes its whole family, the newest
+ *   tokens included, as real authorization servers with rotation do.
  * - A replayed code is refused and revokes every token descended from it (RFC 6749 section 4.1.2).
  * - A refresh may narrow the scopes with `scope` (RFC 6749 section 6); asking for more is `invalid_scope`.
  * - Every request counts against the limit, failed ones included (so that guessing secrets is slow too): keyed
@@ -26,7 +29,7 @@ import {
 import { Hono, type Context } from 'hono';
 import { MAX_BODY_BYTES } from '../body.js';
 import type { SandboxContext } from '../context.js';
-import { secretMatches, type App } from '../oauth/oauth-state.js';
+import { hashSecret, secretMatches, type App } from '../oauth/oauth-state.js';
 
 /** An error answered as RFC 6749 section 5.2 says: `{ error, error_description }`. */
 class OAuthError extends Error {
@@ -137,6 +140,10 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
   function refresh(app: App, request: TokenRequest & { grant_type: 'refresh_token' }, scope: unknown) {
     const old = oauth.grantByRefreshToken(request.refresh_token);
     if (!old || old.clientId !== app.clientId) {
+      const spent = [...oauth.grants.values()].find((grant) => grant.refreshHash === hashSecret(request.refresh_token));
+      if (spent?.refreshUsed && spent.clientId === app.clientId) {
+        oauth.revokeWhere((grant) => grant.familyId === spent.familyId);
+      }
       throw new OAuthError(400, 'invalid_grant', 'The refresh token is unknown, used or revoked');
     }
     let scopes: Scope[] = old.scopes;
