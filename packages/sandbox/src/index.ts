@@ -6,6 +6,7 @@
  */
 export { startSandbox, type RunningSandbox, type SandboxOptions } from './start.js';
 export { createSandboxApp } from './app.js';
+export { SandboxDataFileError, type SandboxDataFileErrorCode } from './data-file.js';
 export { SANDBOX_SEED } from './seed.js';
 export { SEED_USER } from './oauth/oauth-state.js';
 export type { SandboxContext } from './context.js';

@@ -58,6 +58,11 @@ export class ResourceStore {
       .reverse();
   }
 
+  /** Every record of every kind with its kind, each kind in insertion order (for saving the state). */
+  *all(): Generator<StoredResource & { kind: ResourceKind }> {
+    for (const [kind, records] of this.#kinds) for (const record of records.values()) yield { kind, ...record };
+  }
+
   delete(kind: ResourceKind, id: string): boolean {
     return this.#map(kind).delete(id);
   }

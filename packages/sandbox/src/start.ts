@@ -12,6 +12,7 @@ import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks.js'
 import { OAuthState, SEED_USER } from './oauth/oauth-state.js';
 import { RateLimit } from './oauth/rate-limit.js';
 import { Faults } from './faults.js';
+import { DataFileWriter, loadDataFile } from './data-file.js';
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
@@ -25,6 +26,13 @@ export interface SandboxOptions {
   oauth?: { accessTokenTtlSeconds?: number; tokenRequestsPerMinute?: number };
   /** The processor segment of the balance-transactions path. Default `processor` (paykit's choice; the spec withholds it). */
   balanceProcessorSegment?: string;
+  /**
+   * A JSON file that keeps the state across restarts: loaded at start when it exists, written back (atomically,
+   * mode 0600) at most every 200 ms after a change and on `close()`. Without it everything stays in memory.
+   * A file the sandbox cannot use rejects the start with a `SandboxDataFileError` naming it. What is kept and
+   * what is not (faults, rate-limit counters, webhook retries, dashboard sessions): see `persistence.ts`.
+   */
+  dataFile?: string;
 }
 
 /** A running sandbox. */
@@ -35,7 +43,7 @@ export interface RunningSandbox {
   readonly seed: { businessId: string; apiKey: string; platformKey: string; ownerUserId: string; ownerEmail: string };
   /** Its memory, for tests that look inside. */
   readonly context: SandboxContext;
-  /** Stops listening, drops open connections and cancels webhook retries. */
+  /** Stops listening, drops open connections, cancels webhook retries, and writes the data file's last changes. */
   close(): Promise<void>;
 }
 
@@ -62,8 +70,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     publicUrl: () => url,
   };
   const app = createSandboxApp(context);
+  let writer: DataFileWriter | undefined;
+  let fetch = app.fetch;
+  if (options.dataFile !== undefined) {
+    const saving = new DataFileWriter(options.dataFile, context, (error) => {
+      // The sandbox's other log line: the state is no longer reaching its file (said once until it does again).
+      // eslint-disable-next-line no-console
+      console.error(`[paykit sandbox] ${error.message}`);
+    });
+    if (!(await loadDataFile(context, options.dataFile))) await saving.writeNow();
+    // Every request that may change something marks the state dirty once it is answered, whatever its status:
+    // a refused request can change state too (a replayed code revokes its grants), and a write that changed
+    // nothing costs one small file. GET and HEAD change nothing kept (sessions are not kept).
+    fetch = async (...args) => {
+      try {
+        return await app.fetch(...args);
+      } finally {
+        if (args[0].method !== 'GET' && args[0].method !== 'HEAD') saving.changed();
+      }
+    };
+    writer = saving;
+  }
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s)) as Server;
+    const s = serve({ fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s)) as Server;
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
@@ -78,11 +107,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ownerEmail: SEED_USER.email,
     },
     context,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         context.webhooks.reset();
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      await writer?.close();
+    },
   };
 }

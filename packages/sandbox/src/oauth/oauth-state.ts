@@ -106,6 +106,11 @@ export class OAuthState {
     return Date.now() + this.#offsetMs;
   }
 
+  /** How far the clock was moved forward, in milliseconds (kept across a restart with a data file). */
+  get clockOffsetMs(): number {
+    return this.#offsetMs;
+  }
+
   /** Moves the clock forward (`POST /_sandbox/clock`): codes and tokens expire without waiting. */
   advance(ms: number): void {
     this.#offsetMs += ms;

@@ -1,0 +1,331 @@
+/**
+ * `startSandbox({ dataFile })`: a sandbox started again on the same file answers as the first one did (an OAuth
+ * connection, a paid payment request, balances, resources, the moved clock), writes come within 200 ms of a
+ * change and no more often, atomically and private to the user; a file it cannot use stops the start with a
+ * message naming it; and without a data file nothing touches the disk.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile, copyFile } from 'node:fs/promises';
+import type * as FsPromises from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { call } from '../../../test/support/sandbox-calls.js';
+import { SandboxDataFileError } from './data-file.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './persistence.js';
+import { startSandbox, type RunningSandbox } from './start.js';
+
+/** Every file the sandbox opens for writing or renames, recorded while passing through to the real calls. */
+const disk = vi.hoisted(() => ({ writes: [] as { path: string; at: number }[] }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof FsPromises>();
+  return {
+    ...real,
+    open: (path: string, flags?: string, mode?: number) => {
+      if (flags && flags !== 'r') disk.writes.push({ path: String(path), at: Date.now() });
+      return real.open(path, flags, mode);
+    },
+    rename: (from: string, to: string) => {
+      disk.writes.push({ path: String(to), at: Date.now() });
+      return real.rename(from, to);
+    },
+  };
+});
+
+const REDIRECT = 'https://platform.example/connect/callback';
+let dir: string;
+let file: string;
+const running: RunningSandbox[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paykit-sandbox-data-'));
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+let n = 0;
+beforeEach(() => {
+  file = join(dir, `state-${++n}.json`);
+});
+
+async function start(dataFile: string | null = file): Promise<RunningSandbox> {
+  const sandbox = await startSandbox({ port: 0, webhooks: { retryDelaysMs: [] }, ...(dataFile ? { dataFile } : {}) });
+  running.push(sandbox);
+  return sandbox;
+}
+
+const bearer = (token: string) => ({ apiKey: null, headers: { authorization: `Bearer ${token}` } });
+
+/** Sets up what the demo platform does: a merchant, its owner, the platform's app, and a connection by OAuth. */
+async function connectMerchant(sandbox: RunningSandbox) {
+  const merchant = (
+    await call(sandbox, 'POST', '/_sandbox/businesses', {
+      json: { name: 'Harbour Cafe', country: 'SG', currency: 'SGD' },
+    })
+  ).body as { id: string; api_key: string };
+  const owner = (
+    await call(sandbox, 'POST', '/_sandbox/users', {
+      json: {
+        email: 'owner@harbour.test',
+        name: 'Hana',
+        memberships: [{ business_id: merchant.id, role: 'owner' }],
+      },
+    })
+  ).body as { id: string };
+  const app = (
+    await call(sandbox, 'POST', '/_sandbox/apps', {
+      json: {
+        business_id: sandbox.seed.businessId,
+        name: 'Acme Marketplace',
+        redirect_uris: [REDIRECT],
+        scopes: ['business:read', 'payments'],
+      },
+    })
+  ).body as { client_id: string; client_secret: string };
+  return { merchant, owner, app, ...(await connect(sandbox, app, owner.id, merchant.id)) };
+}
+
+/** One approval on the consent page (with PKCE) and its code exchange. */
+async function connect(sandbox: RunningSandbox, app: Client, userId: string, businessId: string) {
+  const verifier = randomBytes(32).toString('base64url');
+  const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
+    json: {
+      user_id: userId,
+      client_id: app.client_id,
+      redirect_uri: REDIRECT,
+      scope: 'business:read payments',
+      state: 's',
+      business_id: businessId,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    },
+  });
+  expect(approved.status).toBe(200);
+  const code = new URL(approved.body.redirect).searchParams.get('code')!;
+  const tokens = await token(sandbox, app, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  });
+  expect(tokens.status).toBe(200);
+  return { code, tokens: tokens.body as { access_token: string; refresh_token: string } };
+}
+
+type Client = { client_id: string; client_secret: string };
+const token = (sandbox: RunningSandbox, app: Client, form: object) =>
+  call(sandbox, 'POST', '/v1/open/oauth/token', {
+    apiKey: null,
+    form: new URLSearchParams({ client_id: app.client_id, client_secret: app.client_secret, ...form }),
+  });
+
+const balance = async (sandbox: RunningSandbox, businessId: string) =>
+  (await call(sandbox, 'GET', `/_sandbox/businesses/${businessId}/balance`)).body;
+
+describe('a sandbox started again on the same data file', () => {
+  it('keeps the connection, the payments, the balances, the resources and the moved clock', async () => {
+    const first = await start();
+    const { merchant, owner, app, tokens } = await connectMerchant(first);
+    // A second connection, whose code is replayed after the restart.
+    const other = await connect(first, app, owner.id, merchant.id);
+    // A refresh before the restart: the spent refresh token must stay spent after it.
+    const rotated = (await token(first, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }))
+      .body as { access_token: string; refresh_token: string };
+    const paid = await call(first, 'POST', '/v1/payment-requests', {
+      apiKey: null,
+      headers: { authorization: `Bearer ${rotated.access_token}`, 'x-platform-key': first.seed.platformKey },
+      json: { amount: 100, currency: 'SGD', purpose: 'Deposit', platform_commission_amount: 5 },
+    });
+    expect(paid.status).toBe(200);
+    await call(first, 'POST', `/_sandbox/payment-requests/${paid.body.id}/pay`, { json: { outcome: 'succeeded' } });
+    const pending = await call(first, 'POST', '/v1/payment-requests', {
+      apiKey: merchant.api_key,
+      json: { amount: 12.5, currency: 'SGD' },
+    });
+    const terminal = await call(first, 'POST', '/_sandbox/terminals', {
+      json: { business_id: merchant.id, name: 'Counter' },
+    });
+    await call(first, 'POST', '/_sandbox/webhook-endpoints', {
+      json: { business_id: merchant.id, url: 'http://127.0.0.1:9/hooks' },
+    });
+    await call(first, 'POST', '/_sandbox/clock', { json: { advance_seconds: 86_400 } });
+    // Not kept: an armed fault would break the first call after the restart.
+    await call(first, 'POST', '/_sandbox/faults', { json: { path: '/v1/info', kind: 'status', status: 503 } });
+    const before = {
+      merchant: await balance(first, merchant.id),
+      platform: await balance(first, first.seed.businessId),
+      list: (await call(first, 'GET', '/v1/payment-requests', { apiKey: merchant.api_key })).body,
+      charges: (await call(first, 'GET', '/v1/charges', { apiKey: merchant.api_key })).body,
+    };
+    expect(before.merchant.available).toBe('91.10');
+    await first.close();
+
+    const second = await start();
+    // The connection: the access token reads the merchant's profile; the rotated refresh token refreshes once.
+    const info = await call(second, 'GET', '/v1/info', bearer(rotated.access_token));
+    expect(info).toMatchObject({ status: 200, body: { id: merchant.id, name: 'Harbour Cafe' } });
+    expect((await call(second, 'GET', '/v1/info', bearer(tokens.access_token))).status).toBe(200);
+    const refreshed = await token(second, app, { grant_type: 'refresh_token', refresh_token: rotated.refresh_token });
+    expect(refreshed.status).toBe(200);
+    expect((await call(second, 'GET', '/v1/info', bearer(refreshed.body.access_token))).status).toBe(200);
+    const spent = await token(second, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    expect(spent).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // A used authorization code is still known as used: replaying it is refused and revokes what it issued.
+    expect((await call(second, 'GET', '/v1/info', bearer(other.tokens.access_token))).status).toBe(200);
+    const replay = { grant_type: 'authorization_code', code: other.code, redirect_uri: REDIRECT };
+    expect(await token(second, app, replay)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await call(second, 'GET', '/v1/info', bearer(other.tokens.access_token))).status).toBe(401);
+
+    // The payments, in the same order, with their status; the charges; the balances.
+    const got = await call(second, 'GET', `/v1/payment-requests/${paid.body.id}`, { apiKey: merchant.api_key });
+    expect(got.body).toMatchObject({ id: paid.body.id, status: 'completed', amount: '100.00' });
+    // The same list, except the checkout URLs, which start with the new sandbox's origin.
+    const list = (await call(second, 'GET', '/v1/payment-requests', { apiKey: merchant.api_key })).body;
+    expect(JSON.stringify(list).replaceAll(second.url, 'origin')).toBe(
+      JSON.stringify(before.list).replaceAll(first.url, 'origin'),
+    );
+    expect(before.list.data.map((r: { id: string }) => r.id)).toEqual([pending.body.id, paid.body.id]);
+    expect((await call(second, 'GET', '/v1/charges', { apiKey: merchant.api_key })).body).toEqual(before.charges);
+    expect(await balance(second, merchant.id)).toEqual(before.merchant);
+    expect(await balance(second, second.seed.businessId)).toEqual(before.platform);
+    // The webhook endpoint: paying the pending request now notifies it.
+    await call(second, 'POST', `/_sandbox/payment-requests/${pending.body.id}/pay`, { json: { outcome: 'failed' } });
+    const deliveries = (await call(second, 'GET', '/_sandbox/webhook-deliveries')).body as { url: string }[];
+    expect(deliveries.map((d) => d.url)).toContain('http://127.0.0.1:9/hooks');
+    // Another resource, the user and the moved clock.
+    const terminals = await call(second, 'GET', '/v1/terminals', { apiKey: merchant.api_key });
+    expect(JSON.stringify(terminals.body)).toContain(terminal.body.id);
+    const again = await call(second, 'POST', '/_sandbox/users', {
+      json: { email: 'owner@harbour.test', name: 'Hana', memberships: [] },
+    });
+    expect(again.status).toBe(409);
+    expect(owner.id).toBeTruthy();
+    const now = Date.parse((await call(second, 'POST', '/_sandbox/clock', { json: { advance_seconds: 1 } })).body.now);
+    expect(now - Date.now()).toBeGreaterThan(86_000_000);
+  });
+
+  it('writes a change within about 200 ms, without waiting for close()', async () => {
+    const first = await start();
+    const created = await call(first, 'POST', '/_sandbox/businesses', {
+      json: { name: 'Kept Before Close', country: 'SG', currency: 'SGD' },
+    });
+    await vi.waitFor(async () => expect(await readFile(file, 'utf8')).toContain(created.body.id), {
+      timeout: 1_000,
+      interval: 20,
+    });
+    // What a sandbox killed now would leave is enough to start from.
+    const copy = `${file}.copy.json`;
+    await copyFile(file, copy);
+    const second = await start(copy);
+    expect((await call(second, 'GET', '/v1/info', { apiKey: created.body.api_key })).body.name).toBe(
+      'Kept Before Close',
+    );
+  });
+
+  it('writes at most every 200 ms, atomically, with mode 0600, leaving no temporary file', async () => {
+    const sandbox = await start();
+    disk.writes.length = 0;
+    const began = Date.now();
+    for (let i = 0; i < 25; i += 1) {
+      await call(sandbox, 'POST', '/_sandbox/businesses', { json: { name: `B${i}`, country: 'SG', currency: 'SGD' } });
+    }
+    const lastId = (
+      await call(sandbox, 'POST', '/_sandbox/businesses', { json: { name: 'Last', country: 'SG', currency: 'SGD' } })
+    ).body.id;
+    await vi.waitFor(async () => expect(await readFile(file, 'utf8')).toContain(lastId), { timeout: 1_000 });
+    const renames = disk.writes.filter((w) => w.path === file).map((w) => w.at);
+    const temporaries = disk.writes.filter((w) => w.path !== file).map((w) => w.path);
+    expect(temporaries.every((p) => p === `${file}.${process.pid}.tmp`)).toBe(true);
+    expect(renames.length).toBeGreaterThan(0);
+    expect(renames.length).toBeLessThanOrEqual(Math.ceil((Date.now() - began) / 200) + 1);
+    for (let i = 1; i < renames.length; i += 1) expect(renames[i]! - renames[i - 1]!).toBeGreaterThanOrEqual(190);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved).toMatchObject({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION });
+  });
+
+  it('does not keep dashboard sessions: everyone signs in again after a restart', async () => {
+    const first = await start();
+    const signIn = await call(first, 'POST', '/dashboard/sign-in', {
+      apiKey: null,
+      form: new URLSearchParams({ email: first.seed.ownerEmail }),
+    });
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const page = (sandbox: RunningSandbox) =>
+      call(sandbox, 'GET', '/dashboard/connected-apps', { apiKey: null, headers: { cookie } });
+    expect((await page(first)).status).toBe(200);
+    await first.close();
+    const second = await start();
+    expect((await page(second)).status).toBe(303);
+  });
+});
+
+describe('a data file the sandbox cannot use', () => {
+  const refused = async (content: string) => {
+    await writeFile(file, content);
+    const error = await startSandbox({ port: 0, dataFile: file }).then(
+      (s) => (running.push(s), undefined),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SandboxDataFileError);
+    // Left as it was, for its owner to look at.
+    expect(await readFile(file, 'utf8')).toBe(content);
+    return error as SandboxDataFileError;
+  };
+
+  it('refuses JSON that does not parse, naming the file and what to do', async () => {
+    const error = await refused('{"format": "paykit-sandbox-state", "version": 1, "sta');
+    expect(error.code).toBe('data_file_invalid');
+    expect(error.file).toBe(file);
+    expect(error.message).toContain(file);
+    expect(error.message).toContain('is not valid JSON');
+    expect(error.message).toContain('Delete it');
+  });
+
+  it('refuses a file of another format version, saying which', async () => {
+    const error = await refused(JSON.stringify({ format: SNAPSHOT_FORMAT, version: 2, whatever: true }));
+    expect(error.message).toMatch(/is format version 2; this sandbox reads version 1 only\. Delete it/);
+    expect(error.message).toContain(file);
+  });
+
+  it('refuses JSON that is not a sandbox state, or a damaged one', async () => {
+    expect((await refused('{"name": "package"}')).message).toContain('is not a paykit sandbox state file');
+    file = `${file}.good.json`;
+    await (await start()).close();
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    saved.state.paymentRequests = [{ id: 'x' }];
+    const damaged = await refused(JSON.stringify(saved));
+    expect(damaged.message).toContain('does not hold a valid sandbox state (at state.paymentRequests.0.');
+  });
+
+  it('refuses a path it cannot write at start, not at the first change', async () => {
+    // Its temporary file cannot be created (a folder has its name): the first write fails.
+    await mkdir(`${file}.${process.pid}.tmp`);
+    const error = await startSandbox({ port: 0, dataFile: file }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxDataFileError);
+    expect(error).toMatchObject({ code: 'data_file_unwritable', file });
+    expect((error as Error).message).toContain(`Cannot write the sandbox data file ${file} (EISDIR)`);
+  });
+
+  it('refuses a path it cannot read', async () => {
+    const notAFolder = join(dir, `plain-file-${n}`);
+    await writeFile(notAFolder, '');
+    const error = await startSandbox({ port: 0, dataFile: join(notAFolder, 'state.json') }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'data_file_unreadable', file: join(notAFolder, 'state.json') });
+    expect((error as Error).message).toContain('(ENOTDIR)');
+  });
+});
+
+describe('without a data file', () => {
+  it('writes nothing anywhere', async () => {
+    disk.writes.length = 0;
+    const sandbox = await start(null);
+    await connectMerchant(sandbox);
+    await call(sandbox, 'POST', '/_sandbox/businesses', { json: { name: 'X', country: 'SG', currency: 'SGD' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sandbox.close();
+    expect(disk.writes).toEqual([]);
+  });
+});

@@ -1,0 +1,260 @@
+/**
+ * The sandbox's memory as one plain JSON document, so that `startSandbox({ dataFile })` can start where the last
+ * run stopped: Maps become arrays (in insertion order, which the lists answer in), Dates ISO 8601 strings, and
+ * the document names its format and `version`. This module knows no file; `data-file.ts` reads and writes it.
+ *
+ * Kept: businesses (with their keys), payment requests, charges, webhook endpoints, the ledger, every other
+ * resource, dashboard users, OAuth apps (client id and secret hash), authorization codes and grants (token
+ * hashes only, as in memory), and how far `POST /_sandbox/clock` moved the clock.
+ *
+ * Not kept, on purpose: faults armed by the control API and the token endpoint's rate-limit counters (both are
+ * about the moment), the webhook delivery log and its pending retries (a restart cancels them, as `close()`
+ * does), and dashboard sessions: their ids are bearer secrets held unhashed, and signing in again takes one
+ * click (the sandbox has no passwords), so after a restart everyone is signed out.
+ */
+import { SCOPES } from '@paykit/core';
+import * as z from 'zod';
+import type { SandboxContext } from './context.js';
+import type { LedgerEntry } from './ledger.js';
+import type { App, AuthorizationCode, Grant, User } from './oauth/oauth-state.js';
+import type { ResourceKind } from './resources.js';
+import type { Business, ChargeRecord, PaymentRequestRecord, WebhookEndpoint } from './state.js';
+
+/** What the `format` field of a state document says. */
+export const SNAPSHOT_FORMAT = 'paykit-sandbox-state';
+/** The version this sandbox writes and reads. Bump it when a stored shape changes; there is no migration. */
+export const SNAPSHOT_VERSION = 1;
+
+const date = z.iso.datetime().transform((value) => new Date(value));
+const scopes = z.array(z.enum(SCOPES));
+const nullableString = z.string().nullable();
+
+// Each schema's output must be the record the sandbox holds, so a field added to a record and forgotten here
+// fails to compile (`satisfies`), rather than vanishing on the next restart.
+const business = z.object({
+  id: z.string(),
+  name: z.string(),
+  country: z.string(),
+  currency: z.string(),
+  apiKey: z.string(),
+  platformKey: nullableString,
+}) satisfies z.ZodType<Business>;
+
+const paymentRequest = z.object({
+  id: z.string(),
+  businessId: z.string(),
+  amountMinor: z.int(),
+  currency: z.string(),
+  email: nullableString,
+  purpose: nullableString,
+  redirectUrl: nullableString,
+  webhook: nullableString,
+  paymentMethods: z.array(z.string()),
+  wifiTerminalId: nullableString,
+  allowRepeatedPayments: z.boolean(),
+  saveCard: z.boolean(),
+  platformCommissionMinor: z.int().nullable(),
+  platformBusinessId: nullableString,
+  status: z.enum(['pending', 'completed', 'failed', 'canceled']),
+  createdAt: date,
+  updatedAt: date,
+}) satisfies z.ZodType<PaymentRequestRecord, unknown>;
+
+const charge = z.object({
+  id: z.string(),
+  businessId: z.string(),
+  paymentRequestId: z.string(),
+  amountMinor: z.int(),
+  currency: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed', 'refunded', 'partially_refunded']),
+  paymentMethod: z.string(),
+  platformBusinessId: nullableString,
+  createdAt: date,
+}) satisfies z.ZodType<ChargeRecord, unknown>;
+
+const webhookEndpoint = z.object({
+  id: z.string(),
+  businessId: z.string(),
+  url: z.string(),
+}) satisfies z.ZodType<WebhookEndpoint>;
+
+const ledgerEntry = z.object({
+  id: z.string(),
+  businessId: z.string(),
+  at: date,
+  description: z.string(),
+  chargeId: nullableString,
+  payoutId: nullableString,
+  transferId: nullableString,
+  creditMinor: z.int().nullable(),
+  debitMinor: z.int().nullable(),
+  currency: z.string(),
+}) satisfies z.ZodType<LedgerEntry, unknown>;
+
+const resourceKinds = [
+  'products',
+  'invoices',
+  'customers',
+  'subscription_plans',
+  'transfers',
+  'beneficiaries',
+  'staff',
+  'terminals',
+  'static_qr_codes',
+  'payouts',
+  'refunds',
+  'saved_cards',
+  'orders',
+] as const satisfies readonly ResourceKind[];
+
+const resource = z.object({
+  kind: z.enum(resourceKinds),
+  businessId: z.string(),
+  json: z.looseObject({ id: z.string() }),
+});
+
+const user = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  memberships: z.array(z.object({ businessId: z.string(), role: z.enum(['owner', 'admin', 'member']) })),
+}) satisfies z.ZodType<User>;
+
+const app = z.object({
+  clientId: z.string(),
+  businessId: z.string(),
+  name: z.string(),
+  redirectUris: z.array(z.string()),
+  scopes,
+  secretHash: z.string(),
+}) satisfies z.ZodType<App>;
+
+const code = z.object({
+  hash: z.string(),
+  clientId: z.string(),
+  businessId: z.string(),
+  redirectUri: z.string(),
+  scopes,
+  // JSON has no undefined: a code issued without PKCE is stored with `null`.
+  codeChallenge: nullableString.transform((value) => value ?? undefined),
+  expiresAt: z.number(),
+  used: z.boolean(),
+  familyId: nullableString,
+}) satisfies z.ZodType<AuthorizationCode, unknown>;
+
+const grant = z.object({
+  id: z.string(),
+  familyId: z.string(),
+  clientId: z.string(),
+  businessId: z.string(),
+  scopes,
+  accessHash: z.string(),
+  refreshHash: z.string(),
+  accessExpiresAt: z.number(),
+  refreshUsed: z.boolean(),
+  revoked: z.boolean(),
+}) satisfies z.ZodType<Grant>;
+
+const snapshotSchema = z.object({
+  format: z.literal(SNAPSHOT_FORMAT),
+  version: z.literal(SNAPSHOT_VERSION),
+  savedAt: z.iso.datetime(),
+  state: z.object({
+    businesses: z.array(business),
+    paymentRequests: z.array(paymentRequest),
+    charges: z.array(charge),
+    webhookEndpoints: z.array(webhookEndpoint),
+    ledger: z.array(ledgerEntry),
+    resources: z.array(resource),
+  }),
+  oauth: z.object({
+    users: z.array(user),
+    apps: z.array(app),
+    codes: z.array(code),
+    grants: z.array(grant),
+    clockOffsetMs: z.number().nonnegative(),
+  }),
+});
+
+/** The JSON document of a sandbox's state, as written to its data file. */
+export type SandboxSnapshot = z.input<typeof snapshotSchema>;
+/** A decoded document, ready to restore (Dates are Dates again). */
+export type DecodedSnapshot = z.output<typeof snapshotSchema>;
+
+/** The state of a sandbox as a JSON-ready document. Synchronous, so it is one consistent moment. */
+export function snapshotSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>): SandboxSnapshot {
+  const { state, oauth } = context;
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    savedAt: new Date().toISOString(),
+    state: {
+      businesses: [...state.businesses.values()],
+      paymentRequests: [...state.paymentRequests.values()].map((r) => ({
+        ...r,
+        createdAt: r.createdAt.toISOString(),
+        updatedAt: r.updatedAt.toISOString(),
+      })),
+      charges: [...state.charges.values()].map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })),
+      webhookEndpoints: [...state.webhookEndpoints.values()],
+      ledger: state.ledger.entries.map((e) => ({ ...e, at: e.at.toISOString() })),
+      resources: [...state.resources.all()],
+    },
+    oauth: {
+      users: [...oauth.users.values()],
+      apps: [...oauth.apps.values()],
+      codes: [...oauth.codes.values()].map((c) => ({ ...c, codeChallenge: c.codeChallenge ?? null })),
+      grants: [...oauth.grants.values()],
+      clockOffsetMs: oauth.clockOffsetMs,
+    },
+  };
+}
+
+/** The outcome of {@link decodeSnapshot}: the document, or what is wrong with it in words. */
+export type DecodeResult = { ok: true; snapshot: DecodedSnapshot } | { ok: false; problem: string };
+
+/**
+ * Checks a parsed JSON value: the format and version first (a document of another version gets a message that
+ * says so, not a list of field errors), then every record.
+ */
+export function decodeSnapshot(value: unknown): DecodeResult {
+  const head = z.looseObject({ format: z.string(), version: z.unknown() }).safeParse(value);
+  if (!head.success || head.data.format !== SNAPSHOT_FORMAT) {
+    return { ok: false, problem: 'is not a paykit sandbox state file' };
+  }
+  if (head.data.version !== SNAPSHOT_VERSION) {
+    return {
+      ok: false,
+      problem: `is format version ${JSON.stringify(head.data.version)}; this sandbox reads version ${SNAPSHOT_VERSION} only`,
+    };
+  }
+  const full = snapshotSchema.safeParse(value);
+  if (full.success) return { ok: true, snapshot: full.data };
+  const first = full.error.issues[0];
+  const where = first?.path.length ? `at ${first.path.join('.')}: ` : '';
+  return { ok: false, problem: `does not hold a valid sandbox state (${where}${first?.message ?? 'invalid'})` };
+}
+
+/**
+ * Replaces the sandbox's memory with a decoded document. Sessions, faults, rate-limit counters and webhook
+ * deliveries are left as they are (a sandbox restores before it listens, when they are all empty).
+ */
+export function restoreSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>, snapshot: DecodedSnapshot): void {
+  const { state, oauth } = context;
+  state.reset();
+  state.businesses.clear();
+  for (const b of snapshot.state.businesses) state.businesses.set(b.id, b);
+  for (const r of snapshot.state.paymentRequests) state.paymentRequests.set(r.id, r);
+  for (const c of snapshot.state.charges) state.charges.set(c.id, c);
+  for (const e of snapshot.state.webhookEndpoints) state.webhookEndpoints.set(e.id, e);
+  for (const e of snapshot.state.ledger) state.ledger.entries.push(e);
+  for (const r of snapshot.state.resources) state.resources.add(r.kind, r.businessId, r.json);
+
+  oauth.reset();
+  oauth.users.clear();
+  for (const u of snapshot.oauth.users) oauth.users.set(u.id, u);
+  for (const a of snapshot.oauth.apps) oauth.apps.set(a.clientId, a);
+  for (const c of snapshot.oauth.codes) oauth.codes.set(c.hash, c);
+  for (const g of snapshot.oauth.grants) oauth.grants.set(g.id, g);
+  oauth.advance(snapshot.oauth.clockOffsetMs);
+}
