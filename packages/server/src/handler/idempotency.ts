@@ -49,13 +49,23 @@ export async function runIdempotently<T>(input: {
       try {
         result = await input.work();
       } catch (error) {
-        // A store that cannot release now lets the claim lapse after its lease: the key is usable again then.
-        await store.release(key, claim.claimId).catch((failure: unknown) => {
-          input.logger.warn('paykit: could not release an idempotency claim; it lapses with its lease', failure);
-        });
+        // Released, so that the shopper's retry of this key is not kept waiting for the lease to lapse.
+        await persistently(
+          () => store.release(key, claim.claimId),
+          policy,
+          input.logger,
+          'release an idempotency claim',
+        );
         throw error;
       }
-      await keepOutcome(input.store, key, claim.claimId, result, policy, input.logger);
+      // The payment request exists by now: a store that just went away must not cost the shopper its answer,
+      // and the outcome must land before the lease lapses (after that a retry of the click could create again).
+      await persistently(
+        () => store.complete(key, claim.claimId, result),
+        policy,
+        input.logger,
+        'store the outcome of an idempotency key',
+      );
       return result;
     }
     if (claim.fingerprint !== fingerprint) {
@@ -72,32 +82,29 @@ export async function runIdempotently<T>(input: {
 }
 
 /**
- * Stores the outcome. The payment request exists by now, so a store that just went away must not cost the
- * shopper its answer: the write is then retried in the background until the claim's lease would lapse (after
- * that a retry of the click could create again, so those tries matter).
+ * Does a store write now, or, when the store fails, again in the background (backing off up to 2 s) until the
+ * claim's lease would lapse: the caller's answer never waits for a store that is away.
  */
-async function keepOutcome(
-  store: IdempotencyStore,
-  key: string,
-  claimId: string,
-  result: unknown,
+async function persistently(
+  write: () => Promise<void>,
   policy: IdempotencyPolicy,
   logger: Logger,
+  what: string,
 ): Promise<void> {
   const giveUpAt = Date.now() + policy.leaseMs;
   const retry = (pause: number): void => {
     if (Date.now() + pause >= giveUpAt) {
-      logger.error('paykit: could not store the outcome of an idempotency key; a retry of it may create again');
+      logger.error(`paykit: could not ${what} before its lease lapsed`);
       return;
     }
     setTimeout(() => {
-      store.complete(key, claimId, result).catch(() => retry(Math.min(pause * 2, 2_000)));
+      write().catch(() => retry(Math.min(pause * 2, 2_000)));
     }, pause).unref?.();
   };
   try {
-    await store.complete(key, claimId, result);
+    await write();
   } catch (error) {
-    logger.warn('paykit: could not store the outcome of an idempotency key now; retrying in the background', error);
+    logger.warn(`paykit: could not ${what} now; retrying in the background`, error);
     retry(100);
   }
 }

@@ -139,3 +139,88 @@ describe('a merchant connected by OAuth', () => {
     }
   });
 });
+
+describe('one refresh per merchant among instances that share a store (refresh leases)', () => {
+  const expired = { kind: 'oauth', accessToken: 'stale', refreshToken: 'r1', expiresAt: Date.now() - 1 } as const;
+  const instance = (url: string, store: MemoryConnectionStore, timeoutMs = 1_000) =>
+    createPlatform({
+      apiBaseUrl: url,
+      oauth: { clientId: 'app', clientSecret: 'secret_value', timeoutMs },
+      store,
+      retry: { attempts: 1 },
+    });
+
+  it('two platforms on one store make one token request between them', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh'), delayMs: 50 }));
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', expired);
+    const [one, two] = [instance(api.url, store), instance(api.url, store)];
+    try {
+      const results = await Promise.all(
+        [one, two].flatMap((platform) =>
+          Array.from({ length: 100 }, () => platform.merchant('biz_1').getPaymentRequest('pr_1')),
+        ),
+      );
+      expect(results).toHaveLength(200);
+      expect(api.requests.filter((r) => r.url === '/v1/open/oauth/token')).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('waits for the lease holder and uses the tokens it stores, without a token request of its own', async () => {
+    const api = await startApi(() => ({ body: tokens('never-used') }));
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', expired);
+    const lease = await store.takeRefreshLease('biz_1', 10_000);
+    expect(lease).toBeDefined();
+    try {
+      const call = instance(api.url, store).merchant('biz_1').getPaymentRequest('pr_1');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await store.finishRefresh('biz_1', lease!, {
+        kind: 'oauth',
+        accessToken: 'fresh',
+        refreshToken: 'r2',
+        expiresAt: Date.now() + 3_600_000,
+      });
+      expect((await call).id).toBe('pr_1');
+      expect(api.requests.filter((r) => r.url === '/v1/open/oauth/token')).toHaveLength(0);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('takes over a lease whose holder died once it lapses, and refreshes', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh') }));
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', expired);
+    // A holder that never comes back: its lease lapses after 300 ms.
+    expect(await store.takeRefreshLease('biz_1', 300)).toBeDefined();
+    try {
+      const started = Date.now();
+      expect((await instance(api.url, store).merchant('biz_1').getPaymentRequest('pr_1')).id).toBe('pr_1');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(api.requests.filter((r) => r.url === '/v1/open/oauth/token')).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('gives up with a timeout when the holder keeps the lease past twice its length', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh') }));
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', expired);
+    const lease = (await store.takeRefreshLease('biz_1', 60_000))!;
+    try {
+      // timeoutMs 100: the lease is 5.1 s, so the wait gives up after about 10 s (a last pause of up to 0.5 s is not slept).
+      const started = Date.now();
+      const failure = instance(api.url, store, 100).merchant('biz_1').getPaymentRequest('pr_1');
+      await expect(failure).rejects.toMatchObject({ code: 'timeout' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(9_500);
+      expect(api.requests).toHaveLength(0);
+    } finally {
+      await store.releaseRefreshLease('biz_1', lease);
+      await api.close();
+    }
+  }, 20_000);
+});

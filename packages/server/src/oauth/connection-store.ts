@@ -2,6 +2,7 @@
  * Where a platform keeps how it reaches each connected merchant: an API key the merchant handed over, or the
  * OAuth tokens of its approval. Both are secrets; implementations must keep them encrypted at rest.
  */
+import { ProcessRefreshLeases, type RefreshLeases } from './refresh-leases.js';
 
 /** OAuth tokens of one merchant. */
 export interface OAuthTokens {
@@ -24,9 +25,29 @@ export interface ConnectionStore {
   delete(businessId: string): Promise<void>;
 }
 
-/** A {@link ConnectionStore} in this process's memory: for tests and single-process demos. */
-export class MemoryConnectionStore implements ConnectionStore {
+/**
+ * A {@link ConnectionStore} in this process's memory: for tests and single-process demos. Every platform of
+ * the process that shares it refreshes each merchant once ({@link RefreshLeases} in memory).
+ */
+export class MemoryConnectionStore implements ConnectionStore, RefreshLeases {
   readonly #entries = new Map<string, MerchantCredentials>();
+  readonly #leases = new ProcessRefreshLeases(this);
+
+  takeRefreshLease(businessId: string, ttlMs: number): Promise<string | undefined> {
+    return this.#leases.takeRefreshLease(businessId, ttlMs);
+  }
+
+  extendRefreshLease(businessId: string, leaseId: string, ttlMs: number): Promise<boolean> {
+    return this.#leases.extendRefreshLease(businessId, leaseId, ttlMs);
+  }
+
+  finishRefresh(businessId: string, leaseId: string, credentials: MerchantCredentials): Promise<void> {
+    return this.#leases.finishRefresh(businessId, leaseId, credentials);
+  }
+
+  releaseRefreshLease(businessId: string, leaseId: string): Promise<void> {
+    return this.#leases.releaseRefreshLease(businessId, leaseId);
+  }
 
   async get(businessId: string): Promise<MerchantCredentials | undefined> {
     const found = this.#entries.get(businessId);
