@@ -1,0 +1,86 @@
+/**
+ * A fleet of platform backends as separate processes (`fork`, not workers: each has its own memory, its own
+ * event loop and can be killed with SIGKILL), all on the same stores and the same sandbox.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** What one instance runs on. */
+export interface InstanceConfig {
+  index: number;
+  apiBaseUrl: string;
+  platformKey: string;
+  clientId: string;
+  clientSecret: string;
+  /** Time limit of each token request; a refresh lease lasts this plus 5 s. */
+  tokenTimeoutMs: number;
+  /** The origin of the shop's pages (allowed to post to the handler). */
+  shopOrigin: string;
+  stores:
+    | { kind: 'postgres'; url: string; tablePrefix: string; encryptionKey: string }
+    | { kind: 'file'; path: string; encryptionKey: string };
+}
+
+/** What an instance tells the test. */
+export type InstanceMessage =
+  | { type: 'ready'; url: string }
+  | { type: 'event'; eventType: string; resourceId: string }
+  | { type: 'revoked'; businessId: string }
+  | { type: 'log'; level: 'warn' | 'error'; message: string };
+
+/** A running instance. */
+export interface Instance {
+  readonly index: number;
+  /** Its origin; the handler is under `/paykit`. */
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Everything it said since it started. */
+  readonly messages: InstanceMessage[];
+}
+
+const ENTRY = fileURLToPath(new URL('../instances/instance-process.ts', import.meta.url));
+
+/** Starts `count` instances and resolves once every one listens (rejects if one exits or says nothing in 30 s). */
+export async function startInstances(
+  count: number,
+  config: Omit<InstanceConfig, 'index'>,
+): Promise<{ instances: Instance[]; close(): Promise<void> }> {
+  const instances = await Promise.all(Array.from({ length: count }, (_, index) => startOne({ ...config, index })));
+  return {
+    instances,
+    close: async () => {
+      await Promise.all(instances.map((instance) => stop(instance.process)));
+    },
+  };
+}
+
+function startOne(config: InstanceConfig): Promise<Instance> {
+  const child = fork(ENTRY, [JSON.stringify(config)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, NODE_ENV: 'test' },
+  });
+  const messages: InstanceMessage[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance ${config.index} did not start within 30 s`)), 30_000);
+    child.on('message', (message: InstanceMessage) => {
+      messages.push(message);
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve({ index: config.index, url: message.url, process: child, messages });
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`instance ${config.index} exited before listening (code ${code}, signal ${signal})`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
