@@ -10,5 +10,7 @@ export default defineConfig({
     include: ['packages/{core,server,sandbox}/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // One PostgreSQL server for the run (the @paykit/server/postgres tests), unless PAYKIT_TEST_DATABASE_URL is set.
+    globalSetup: ['test/support/postgres-global-setup.ts'],
   },
 });

