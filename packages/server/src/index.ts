@@ -8,6 +8,7 @@
 export { createPaykitHandler, type PaykitHandler } from './handler/create-handler.js';
 export type { ConfirmedEvent, HookContext, PaykitHandlerOptions } from './handler/options.js';
 export { MemoryEventStore, type EventStore } from './handler/event-store.js';
+export { FileEventStore, type FileEventStoreOptions } from './handler/file-event-store.js';
 export {
   MemoryIdempotencyStore,
   type IdempotencyClaim,

@@ -1,0 +1,53 @@
+/**
+ * The file-backed webhook claims: facts acted on survive a restart (a new store on the same file), claims
+ * under way do not, a torn last line is skipped, and the file is compacted on load.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileEventStore } from './file-event-store.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paykit-events-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('FileEventStore', () => {
+  it('remembers completed facts across a restart, and forgets claims under way', async () => {
+    const path = join(dir, 'events.jsonl');
+    const before = new FileEventStore({ path });
+    expect(await before.claim('payment_request.completed:pr_1')).toBe(true);
+    expect(await before.claim('payment_request.completed:pr_1')).toBe(false);
+    await before.complete('payment_request.completed:pr_1');
+    expect(await before.claim('payment_request.completed:pr_2')).toBe(true);
+
+    const after = new FileEventStore({ path });
+    expect(await after.claim('payment_request.completed:pr_1')).toBe(false);
+    // pr_2 was being processed when the "process" stopped: its redelivery is processed.
+    expect(await after.claim('payment_request.completed:pr_2')).toBe(true);
+  });
+
+  it('gives a released claim back', async () => {
+    const store = new FileEventStore({ path: join(dir, 'events.jsonl') });
+    expect(await store.claim('a')).toBe(true);
+    await store.release('a');
+    expect(await store.claim('a')).toBe(true);
+  });
+
+  it('lets one of fifty concurrent claims of a fact win', async () => {
+    const store = new FileEventStore({ path: join(dir, 'events.jsonl') });
+    const claims = await Promise.all(Array.from({ length: 50 }, () => store.claim('fact')));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('skips a line torn by a crash, and compacts the file to the newest maxEntries on load', async () => {
+    const path = join(dir, 'events.jsonl');
+    await writeFile(path, '"a"\n"b"\n"a"\n"c"\n"d"\n{"torn');
+    const store = new FileEventStore({ path, maxEntries: 3 });
+    expect(await store.claim('a')).toBe(true);
+    expect(await store.claim('b')).toBe(false);
+    expect(await readFile(path, 'utf8')).toBe('"b"\n"c"\n"d"\n');
+  });
+});
