@@ -2,6 +2,7 @@
  * The demo shop's order book, written only by confirmed webhook events: what a real shop would ship.
  */
 import type { ConfirmedEvent } from '@paykit/server';
+import { JsonFileWriter, readDataFile } from './data-file.js';
 
 /** One payment request the shop heard about, with how many times each confirmed event reached the hook. */
 export interface Order {
@@ -13,9 +14,24 @@ export interface Order {
   events: Record<string, number>;
 }
 
-/** Orders in memory, keyed by payment request id. */
+/** What `orders.json` holds. */
+interface OrdersFile {
+  version: 1;
+  orders: Order[];
+}
+
+/** Orders keyed by payment request id: in memory, or kept in a file with {@link OrderBook.open}. */
 export class OrderBook {
   readonly #orders = new Map<string, Order>();
+  #file: JsonFileWriter | undefined;
+
+  /** An order book kept in `file`: the orders in it are read now, and each change is written back. */
+  static async open(file: string): Promise<OrderBook> {
+    const book = new OrderBook();
+    for (const order of (await readDataFile(file, isOrdersFile))?.orders ?? []) book.#orders.set(order.id, order);
+    book.#file = new JsonFileWriter(file);
+    return book;
+  }
 
   /** Records a confirmed payment-request event (charge events are not orders). */
   record(event: ConfirmedEvent): void {
@@ -25,10 +41,34 @@ export class OrderBook {
     order.status = status;
     order.events[event.type] = (order.events[event.type] ?? 0) + 1;
     this.#orders.set(id, order);
+    this.#file?.save({ version: 1, orders: structuredClone(this.list()) } satisfies OrdersFile);
   }
 
   /** Every order, oldest first. */
   list(): Order[] {
     return [...this.#orders.values()];
   }
+
+  /** Resolves once every change is in the file (at once for a book in memory). */
+  async flush(): Promise<void> {
+    await this.#file?.flush();
+  }
+}
+
+function isOrdersFile(value: unknown): value is OrdersFile {
+  const file = value as Partial<OrdersFile> | null;
+  return (
+    typeof file === 'object' &&
+    file !== null &&
+    file.version === 1 &&
+    Array.isArray(file.orders) &&
+    file.orders.every(
+      (o: Partial<Order> | null) =>
+        typeof o === 'object' &&
+        o !== null &&
+        [o.id, o.status, o.amount, o.currency].every((field) => typeof field === 'string') &&
+        typeof o.events === 'object' &&
+        o.events !== null,
+    )
+  );
 }
