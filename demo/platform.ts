@@ -4,6 +4,7 @@
  * It runs beside the demo shop on the same server, under `/platform`.
  */
 import type { RunningSandbox } from '@paykit/sandbox';
+import { createHash } from 'node:crypto';
 import { formatMinor, parseAmount, type PaymentRequest } from '@paykit/core';
 import {
   createPaykitHandler,
@@ -12,6 +13,7 @@ import {
   type PaykitHandler,
   type Platform,
 } from '@paykit/server';
+import { JsonFileWriter, readDataFile } from './data-file.js';
 import { escape, layout } from './pages.js';
 
 /** The demo merchant that connects to the platform, and its owner on the sandbox dashboard. */
@@ -30,10 +32,37 @@ export interface PlatformDemo {
   returnPage(): string;
   /** Merchants connected so far. */
   connected: Map<string, ConnectedBusiness>;
+  /** Resolves once the data file, if any, holds every change. */
+  flush(): Promise<void>;
 }
 
-/** Registers the platform's OAuth app and a merchant on the sandbox, and builds the platform. */
-export async function startPlatformDemo(sandbox: RunningSandbox, siteUrl: string): Promise<PlatformDemo> {
+/** Options of {@link startPlatformDemo}. */
+export interface PlatformDemoOptions {
+  /**
+   * A JSON file that keeps what the platform registered on the sandbox (its app's client id and secret, the
+   * demo merchant's id) and the merchants it saw connect, so that a restart on a sandbox that kept its state
+   * reuses them instead of registering new ones. Without it, everything is registered anew on each start.
+   */
+  dataFile?: string;
+}
+
+/** What `platform.json` holds. */
+interface PlatformFile {
+  version: 1;
+  clientId: string;
+  clientSecret: string;
+  /** The app's redirect URI: it names the shop's port, so another port needs another app. */
+  redirectUri: string;
+  merchantId: string;
+  connected: ConnectedBusiness[];
+}
+
+/** Registers the platform's OAuth app and a merchant on the sandbox (or reuses them), and builds the platform. */
+export async function startPlatformDemo(
+  sandbox: RunningSandbox,
+  siteUrl: string,
+  options: PlatformDemoOptions = {},
+): Promise<PlatformDemo> {
   const control = async (path: string, body: unknown) => {
     const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
       method: 'POST',
@@ -44,31 +73,64 @@ export async function startPlatformDemo(sandbox: RunningSandbox, siteUrl: string
     return (await answer.json()) as Record<string, string>;
   };
   const redirectUri = `${siteUrl}/platform/return`;
-  // The seeded business is platform-enabled: it owns the app and holds the platform key.
-  const app = await control('/apps', {
-    business_id: sandbox.seed.businessId,
-    name: 'Acme Marketplace',
-    redirect_uris: [redirectUri],
-    scopes: ['business:read', 'payments'],
-  });
-  const merchant = await control('/businesses', { name: DEMO_MERCHANT.name, country: 'SG', currency: 'SGD' });
-  await control('/users', {
-    email: DEMO_MERCHANT.ownerEmail,
-    name: 'Hana Harbour',
-    memberships: [{ business_id: merchant.id, role: 'owner' }],
-  });
+  const saved = options.dataFile === undefined ? undefined : await readDataFile(options.dataFile, isPlatformFile);
+  // Whether the sandbox still knows what was saved. The control API has no reads of apps and users; the demo
+  // runs the sandbox in this process, so it looks at its memory.
+  const { oauth, state } = sandbox.context;
+  const savedApp = saved && oauth.apps.get(saved.clientId);
+  const app =
+    saved &&
+    savedApp?.businessId === sandbox.seed.businessId &&
+    saved.redirectUri === redirectUri &&
+    savedApp.redirectUris.includes(redirectUri) &&
+    savedApp.secretHash === createHash('sha256').update(saved.clientSecret).digest('hex')
+      ? { client_id: saved.clientId, client_secret: saved.clientSecret }
+      : // The seeded business is platform-enabled: it owns the app and holds the platform key.
+        await control('/apps', {
+          business_id: sandbox.seed.businessId,
+          name: 'Acme Marketplace',
+          redirect_uris: [redirectUri],
+          scopes: ['business:read', 'payments'],
+        });
+  const merchant =
+    saved && state.businesses.has(saved.merchantId)
+      ? { id: saved.merchantId }
+      : await control('/businesses', { name: DEMO_MERCHANT.name, country: 'SG', currency: 'SGD' });
+  if (!oauth.userByEmail(DEMO_MERCHANT.ownerEmail)) {
+    await control('/users', {
+      email: DEMO_MERCHANT.ownerEmail,
+      name: 'Hana Harbour',
+      memberships: [{ business_id: merchant.id, role: 'owner' }],
+    });
+  }
 
   const connected = new Map<string, ConnectedBusiness>();
+  const file = options.dataFile === undefined ? undefined : new JsonFileWriter(options.dataFile);
+  const save = () =>
+    file?.save({
+      version: 1,
+      clientId: app.client_id!,
+      clientSecret: app.client_secret!,
+      redirectUri,
+      merchantId: merchant.id!,
+      connected: structuredClone([...connected.values()]),
+    } satisfies PlatformFile);
   const platform: Platform = createPlatform({
     apiBaseUrl: sandbox.url,
     platformKey: sandbox.seed.platformKey,
     oauth: { clientId: app.client_id!, clientSecret: app.client_secret!, redirectUris: [redirectUri] },
-    onRevoked: (businessId) => void connected.delete(businessId),
+    onRevoked: (businessId) => {
+      connected.delete(businessId);
+      save();
+    },
   });
   const handler = createPaykitHandler({
     prefix: '/platform/paykit',
     platform,
-    onConnected: (business) => void connected.set(business.businessId, business),
+    onConnected: (business) => {
+      connected.set(business.businessId, business);
+      save();
+    },
     createPaymentRequest: () => ({
       amount: SERVICE.amount,
       currency: SERVICE.currency,
@@ -78,9 +140,22 @@ export async function startPlatformDemo(sandbox: RunningSandbox, siteUrl: string
     returnUrl: redirectUri,
   });
 
+  // Merchants seen connected before a restart are listed again if the platform still holds their credentials
+  // (that depends on its connection store, which is in memory unless one that lasts is configured above).
+  if (saved && app.client_id === saved.clientId) {
+    for (const known of saved.connected) {
+      if (await platform.isConnected(known.businessId)) connected.set(known.businessId, known);
+    }
+  }
+  save();
+  await file?.flush(); // on disk before the demo says it is ready
+
   return {
     handler,
     connected,
+    flush: async () => {
+      await file?.flush();
+    },
     page: async () => {
       const rows = await Promise.all(
         [...connected.values()].map(async (merchant) => ({
@@ -145,4 +220,19 @@ async function paymentsOf(platform: Platform, businessId: string): Promise<Payme
   } catch {
     return [];
   }
+}
+
+function isPlatformFile(value: unknown): value is PlatformFile {
+  const file = value as Partial<PlatformFile> | null;
+  return (
+    typeof file === 'object' &&
+    file !== null &&
+    file.version === 1 &&
+    [file.clientId, file.clientSecret, file.redirectUri, file.merchantId].every((field) => typeof field === 'string') &&
+    Array.isArray(file.connected) &&
+    file.connected.every(
+      (c: Partial<ConnectedBusiness> | null) =>
+        typeof c === 'object' && c !== null && typeof c.businessId === 'string' && typeof c.business === 'object',
+    )
+  );
 }
