@@ -6,9 +6,11 @@ import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { createPaykitHandler } from '@paykit/server';
 import { toNodeListener } from '@paykit/server/node';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PRODUCTS, productOf } from './catalogue.js';
+import { makeDataDir } from './data-file.js';
 import { OrderBook } from './orders.js';
 import { frameworkPage, returnPage, storePage, themesPage, type Framework } from './pages.js';
 import { startPlatformDemo, type PlatformDemo } from './platform.js';
@@ -19,6 +21,12 @@ export interface DemoOptions {
   port?: number;
   /** The sandbox's port; `0` picks a free one. Default 4010. */
   sandboxPort?: number;
+  /**
+   * A folder that keeps the demo across restarts (created if missing): the sandbox's state in `sandbox.json`,
+   * the platform's app, merchant and connected merchants in `platform.json`, the shop's orders in
+   * `orders.json`. Without it everything is in memory and starts afresh (the tests).
+   */
+  dataDir?: string;
 }
 
 /** A running demo. */
@@ -59,8 +67,14 @@ const POLICIES = { default: 'lit-html', vue: 'lit-html vue' } as const;
 
 /** Starts the sandbox and the shop. */
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
-  const sandbox = await startSandbox({ port: options.sandboxPort ?? 4010 });
-  const orders = new OrderBook();
+  const { dataDir } = options;
+  if (dataDir !== undefined) await makeDataDir(dataDir);
+  // Read before anything listens: a file the demo cannot use stops it with nothing to clean up.
+  const orders = dataDir === undefined ? new OrderBook() : await OrderBook.open(join(dataDir, 'orders.json'));
+  const sandbox = await startSandbox({
+    port: options.sandboxPort ?? 4010,
+    ...(dataDir === undefined ? {} : { dataFile: join(dataDir, 'sandbox.json') }),
+  });
   let paykit: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let platform: { demo: PlatformDemo; listener: (req: IncomingMessage, res: ServerResponse) => void } | undefined;
   const server = createServer((req, res) => {
@@ -104,10 +118,22 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     }
     send(res, 404, 'text/plain', 'Not found');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 3000, '127.0.0.1', resolve);
-  });
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await sandbox.close();
+    await orders.flush();
+    await platform?.demo.flush();
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 3000, '127.0.0.1', resolve);
+    });
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Made once the port is known: the checkout returns to this origin and the sandbox posts events to it.
   paykit = toNodeListener(
@@ -128,18 +154,21 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       onEvent: (event) => orders.record(event),
     }),
   );
-  const platformDemo = await startPlatformDemo(sandbox, url);
+  const platformDemo = await startPlatformDemo(
+    sandbox,
+    url,
+    dataDir === undefined ? {} : { dataFile: join(dataDir, 'platform.json') },
+  ).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
   platform = { demo: platformDemo, listener: toNodeListener(platformDemo.handler) };
   return {
     url,
     sandbox,
     orders,
     platform: platformDemo,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await sandbox.close();
-    },
+    close,
   };
 }
 

@@ -1,0 +1,132 @@
+/**
+ * `startDemo({ dataDir })` (what `pnpm demo` does): stopped and started again on the same folder, the demo reuses
+ * the platform's app and merchant instead of registering new ones, the sandbox still knows the connection and
+ * the payments, and the shop still has its orders. No browser: the connection is approved through the sandbox's
+ * control API and completed at the platform's callback, as the return page would.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEMO_MERCHANT } from '../demo/platform.js';
+import { startDemo, type RunningDemo } from '../demo/start-demo.js';
+
+let dir: string;
+const running: RunningDemo[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paykit-demo-data-'));
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((demo) => demo.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(port = 0): Promise<RunningDemo> {
+  const demo = await startDemo({ port, sandboxPort: 0, dataDir: dir });
+  running.push(demo);
+  return demo;
+}
+
+const platformFile = async () => JSON.parse(await readFile(join(dir, 'platform.json'), 'utf8'));
+
+/** Approves the platform's app as the demo merchant's owner and hands the code to the platform's callback. */
+async function connectDemoMerchant(demo: RunningDemo): Promise<string> {
+  const { oauth } = demo.sandbox.context;
+  const { clientId } = await platformFile();
+  const owner = oauth.userByEmail(DEMO_MERCHANT.ownerEmail)!;
+  const verifier = randomBytes(32).toString('base64url');
+  const redirectUri = `${demo.url}/platform/return`;
+  const approved = await fetch(`${demo.sandbox.url}/_sandbox/oauth/approve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      user_id: owner.id,
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'payments business:read',
+      business_id: owner.memberships[0]!.businessId,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    }),
+  });
+  const code = new URL(((await approved.json()) as { redirect: string }).redirect).searchParams.get('code');
+  const callback = await fetch(`${demo.url}/platform/paykit/oauth/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: demo.url },
+    body: JSON.stringify({ code, code_verifier: verifier, redirect_uri: redirectUri }),
+  });
+  expect(callback.status).toBe(200);
+  return owner.memberships[0]!.businessId;
+}
+
+describe('the demo with a data folder', () => {
+  it('reuses its app and merchant, and keeps the connection, the payments and the orders across a restart', async () => {
+    const first = await start();
+    const registered = await platformFile();
+    expect(registered).toMatchObject({ version: 1, redirectUri: `${first.url}/platform/return`, connected: [] });
+    const merchantId = await connectDemoMerchant(first);
+    expect(registered.merchantId).toBe(merchantId);
+    await vi.waitFor(async () => expect((await platformFile()).connected).toHaveLength(1));
+
+    // A shop order, confirmed by the webhook the sandbox sends when the request is paid.
+    const created = await fetch(`${first.sandbox.url}/v1/payment-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-business-api-key': first.sandbox.seed.apiKey },
+      body: JSON.stringify({ amount: 12.5, currency: 'SGD', webhook: `${first.url}/paykit/webhooks` }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    await fetch(`${first.sandbox.url}/_sandbox/payment-requests/${id}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome: 'succeeded' }),
+    });
+    await vi.waitFor(() => expect(first.orders.list().map((o) => o.id)).toEqual([id]), { timeout: 5_000 });
+    const port = Number(new URL(first.url).port);
+    await first.close();
+    running.splice(0);
+
+    // The same shop port, so the same redirect URI: the app is the sandbox's same app.
+    const second = await start(port);
+    const reused = await platformFile();
+    expect(reused).toMatchObject({
+      clientId: registered.clientId,
+      clientSecret: registered.clientSecret,
+      merchantId: registered.merchantId,
+    });
+    expect(await second.platform.page()).toContain(`client-id="${registered.clientId}"`);
+    const { oauth, state } = second.sandbox.context;
+    expect(oauth.apps.size).toBe(1);
+    expect([...state.businesses.values()].filter((b) => b.name === DEMO_MERCHANT.name)).toHaveLength(1);
+    expect(oauth.connections([merchantId]).map((c) => c.clientId)).toEqual([registered.clientId]);
+    expect(state.paymentRequests.get(id)?.status).toBe('completed');
+    expect(second.orders.list()).toEqual([
+      { id, status: 'completed', amount: '12.50', currency: 'SGD', events: { 'payment_request.completed': 1 } },
+    ]);
+    expect((await readdir(dir)).sort()).toEqual(['orders.json', 'platform.json', 'sandbox.json']);
+    for (const name of ['orders.json', 'platform.json', 'sandbox.json']) {
+      expect((await stat(join(dir, name))).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  it('registers a new app when the shop moved to another port (the redirect URI names it)', async () => {
+    const first = await start();
+    const { clientId } = await platformFile();
+    await first.close();
+    running.splice(0);
+    const second = await start();
+    expect((await platformFile()).clientId).not.toBe(clientId);
+    expect(second.sandbox.context.oauth.apps.size).toBe(2);
+  });
+
+  it('refuses a data file it cannot use, naming it', async () => {
+    await writeFile(join(dir, 'platform.json'), '{"version": 7}');
+    await expect(startDemo({ port: 0, sandboxPort: 0, dataDir: dir })).rejects.toThrow(
+      `The demo data file ${join(dir, 'platform.json')} is not one this demo wrote (version 1). Delete it`,
+    );
+    await writeFile(join(dir, 'orders.json'), 'nope');
+    await expect(startDemo({ port: 0, sandboxPort: 0, dataDir: dir })).rejects.toThrow(
+      `The demo data file ${join(dir, 'orders.json')} is not valid JSON`,
+    );
+  });
+});
