@@ -48,6 +48,28 @@ describe('FileConnectionStore', () => {
     expect(await reopened.get('biz_7')).toBeUndefined();
   });
 
+  it('rotates keys: with [new, old] it opens entries of the old key and seals new writes with the new one', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
+    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+    await new FileConnectionStore({ path, key: oldKey }).set('biz_1', credentials);
+    const rotated = new FileConnectionStore({ path, key: [newKey, oldKey] });
+    expect(await rotated.get('biz_1')).toEqual(credentials);
+    await rotated.set('biz_2', { kind: 'api_key', apiKey: 'key_2' });
+    const onlyNew = new FileConnectionStore({ path, key: newKey });
+    expect(await onlyNew.get('biz_2')).toEqual({ kind: 'api_key', apiKey: 'key_2' });
+    await expect(onlyNew.get('biz_1')).rejects.toMatchObject({ code: 'internal_error' });
+  });
+
+  it('opens entries written before key ids existed', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
+    const key = randomBytes(32);
+    await new FileConnectionStore({ path, key }).set('biz_1', credentials);
+    const entries = JSON.parse(await readFile(path, 'utf8')) as Record<string, Record<string, string>>;
+    delete entries.biz_1!.key;
+    await writeFile(path, JSON.stringify(entries));
+    expect(await new FileConnectionStore({ path, key: [randomBytes(32), key] }).get('biz_1')).toEqual(credentials);
+  });
+
   it('refuses a key that is not 32 bytes', () => {
     expect(() => new FileConnectionStore({ path: 'x', key: 'short' })).toThrow(/32 bytes/);
   });

@@ -13,6 +13,8 @@ export interface OwnPoolOptions {
   connectionString: string;
   connectTimeoutMs: number;
   max: number;
+  /** Prepared statements (default true); false behind PgBouncer in transaction mode. */
+  prepare?: boolean;
 }
 
 /** Adapts a postgres.js client, or makes one (and then ends it on `close`). */
@@ -23,7 +25,11 @@ export function postgresJsDatabase(source: { client: PostgresJsClient } | OwnPoo
       ? source.client
       : postgres(source.connectionString, {
           max: source.max,
+          prepare: source.prepare ?? true,
           connect_timeout: source.connectTimeoutMs / 1000,
+          // After failed connects the driver waits before the next try, up to 20 s by default, and queries wait
+          // with it: a store must answer store_unavailable quickly instead. At most 0.5 s between tries.
+          backoff: (retries: number) => Math.min(0.5, 3 ** retries / 100),
           // Idle connections are closed after a while, so that a pool does not sit on a database's slots.
           idle_timeout: 60,
           // Notices are not errors; the stores cause none, but a database may be set up to send some.

@@ -8,7 +8,7 @@ import { isPaykitError, PaykitError } from '@paykit/core';
 /** What a shopper reads when the store is down (the handler sends it as the 503's message). */
 export const STORE_UNAVAILABLE_MESSAGE = 'The shop could not reach its database. Please try again in a moment.';
 
-/** Error codes of Node's sockets and of the drivers that mean the connection could not be made or was lost. */
+/** Error codes of Node's sockets and of the driver that mean the connection could not be made or was lost. */
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -42,11 +42,7 @@ function isUnavailableState(state: string): boolean {
   );
 }
 
-/** node-postgres reports lost connections and pool timeouts with a message only. */
-const CONNECTION_MESSAGES =
-  /connection terminated|terminating connection|timeout exceeded when trying to connect|connection timeout|not queryable|server closed the connection|cannot use a pool after calling end|write after end|the database system is (starting up|shutting down|in recovery mode)/i;
-
-/** True when `error` (from any driver) says the database could not be reached or the connection was lost. */
+/** True when `error` (of the driver or of Node's sockets) says the database could not be reached or the connection was lost. */
 export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof AggregateError && error.errors.some(isUnavailable)) return true;
@@ -55,7 +51,7 @@ export function isUnavailable(error: unknown): boolean {
     if (CONNECTION_CODES.has(code)) return true;
     if (/^[0-9A-Z]{5}$/.test(code)) return isUnavailableState(code);
   }
-  return CONNECTION_MESSAGES.test(error.message) || (error.cause !== undefined && isUnavailable(error.cause));
+  return error.cause !== undefined && error.cause !== error && isUnavailable(error.cause);
 }
 
 /** `error` as it should leave a store: `store_unavailable` when the database could not be reached, else as it is. */

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
+import { createPostgresStores, type PostgresStoresOptions } from './create-postgres-stores.js';
+import type { PostgresStores } from './stores.js';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('PostgresEventStore', () => {
+  const prefix = testTablePrefix();
+  const made: PostgresStores[] = [];
+  const instance = async (options: Partial<PostgresStoresOptions> = {}) => {
+    const stores = await createPostgresStores({
+      connectionString: testDatabaseUrl(),
+      encryptionKey: randomBytes(32),
+      tablePrefix: prefix,
+      ...options,
+    });
+    made.push(stores);
+    return stores.events;
+  };
+  afterAll(() => Promise.all(made.map((stores) => stores.close())));
+
+  it('gives exactly one of 50 concurrent claims of a fact, across instances', async () => {
+    const [one, two] = [await instance(), await instance()];
+    for (let round = 0; round < 5; round += 1) {
+      const fact = `payment_request.completed:pr_${round}`;
+      const claims = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? one : two).claim(fact)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    }
+  });
+
+  it('lets a released fact be claimed again, and a completed one never', async () => {
+    const events = await instance();
+    expect(await events.claim('fact_release')).toBe(true);
+    expect(await events.claim('fact_release')).toBe(false);
+    await events.release('fact_release');
+    expect(await events.claim('fact_release')).toBe(true);
+    await events.complete('fact_release');
+    expect(await events.claim('fact_release')).toBe(false);
+    await events.release('fact_release');
+    expect(await events.claim('fact_release')).toBe(false);
+  });
+
+  it('lets a processing claim be taken over once its lease lapses (its holder died); done stays done', async () => {
+    const [dead, alive] = [await instance({ eventLeaseMs: 200 }), await instance({ eventLeaseMs: 200 })];
+    expect(await dead.claim('fact_lapse')).toBe(true);
+    expect(await alive.claim('fact_lapse')).toBe(false);
+    await pause(300);
+    expect(await alive.claim('fact_lapse')).toBe(true);
+    // The first holder comes back and gives up: that does not free the live claim of the second.
+    await dead.release('fact_lapse');
+    expect(await dead.claim('fact_lapse')).toBe(false);
+    await alive.complete('fact_lapse');
+    await pause(300);
+    expect(await dead.claim('fact_lapse')).toBe(false);
+  });
+
+  it('forgets done facts after eventRetentionMs, when it is set', async () => {
+    const events = await instance({ eventRetentionMs: 200 });
+    expect(await events.claim('fact_retained')).toBe(true);
+    await events.complete('fact_retained');
+    expect(await events.claim('fact_retained')).toBe(false);
+    await pause(300);
+    expect(await events.claim('fact_retained')).toBe(true);
+  });
+});

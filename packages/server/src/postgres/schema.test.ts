@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
+import { createPostgresStores, type PostgresStoresOptions } from './create-postgres-stores.js';
+import { SCHEMA_VERSION } from './schema.js';
+import type { PostgresStores } from './stores.js';
+
+describe('the migration', () => {
+  const key = randomBytes(32);
+  const made: PostgresStores[] = [];
+  let sql: postgres.Sql;
+  const open = async (options: Partial<PostgresStoresOptions>) => {
+    const stores = await createPostgresStores({ connectionString: testDatabaseUrl(), encryptionKey: key, ...options });
+    made.push(stores);
+    return stores;
+  };
+  const tablesOf = async (prefix: string) =>
+    (
+      await sql<{ table_name: string }[]>`
+        SELECT table_name FROM information_schema.tables
+        WHERE table_schema = current_schema() AND starts_with(table_name, ${prefix}) ORDER BY table_name`
+    ).map((row) => row.table_name.slice(prefix.length));
+
+  beforeAll(() => {
+    sql = postgres(testDatabaseUrl(), { max: 2, onnotice: () => undefined });
+  });
+  afterAll(async () => {
+    await Promise.all(made.map((stores) => stores.close()));
+    await sql.end();
+  });
+
+  it('creates the tables once, and a second run changes nothing', async () => {
+    const prefix = testTablePrefix();
+    await open({ tablePrefix: prefix });
+    const [before] = await sql.unsafe(`SELECT version, applied_at FROM ${prefix}schema_migrations`);
+    await open({ tablePrefix: prefix });
+    expect(await sql.unsafe(`SELECT version, applied_at FROM ${prefix}schema_migrations`)).toEqual([before]);
+    expect(before!.version).toBe(SCHEMA_VERSION);
+    expect(await tablesOf(prefix)).toEqual([
+      'connections',
+      'events',
+      'idempotency',
+      'schema_migrations',
+      'token_clients',
+      'token_requests',
+    ]);
+  });
+
+  it('lets ten instances start at once on a fresh prefix: all succeed, one schema', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const prefix = testTablePrefix();
+      const results = await Promise.allSettled(Array.from({ length: 10 }, () => open({ tablePrefix: prefix })));
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+      const versions = await sql.unsafe(`SELECT version FROM ${prefix}schema_migrations ORDER BY version`);
+      expect(versions.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+      expect(await tablesOf(prefix)).toHaveLength(6);
+    }
+  });
+
+  it('refuses a database at a newer schema version than this code knows', async () => {
+    const prefix = testTablePrefix();
+    await open({ tablePrefix: prefix });
+    await sql.unsafe(`INSERT INTO ${prefix}schema_migrations (version) VALUES (${SCHEMA_VERSION + 1})`);
+    await expect(open({ tablePrefix: prefix })).rejects.toThrow(
+      new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this @paykit/server knows \\(${SCHEMA_VERSION}\\)`),
+    );
+  });
+
+  it('keeps prefixes apart', async () => {
+    const [one, two] = [testTablePrefix(), testTablePrefix()];
+    const a = await open({ tablePrefix: one });
+    const b = await open({ tablePrefix: two });
+    await a.connections.set('biz_1', { kind: 'api_key', apiKey: 'key_a' });
+    expect(await b.connections.get('biz_1')).toBeUndefined();
+  });
+
+  it('refuses unsafe table prefixes and bad options with clear messages, never echoing a key', async () => {
+    const url = testDatabaseUrl();
+    for (const tablePrefix of ['', 'Paykit_', 'paykit-', '1paykit', 'x; DROP TABLE users; --', 'p'.repeat(33)]) {
+      await expect(createPostgresStores({ connectionString: url, encryptionKey: key, tablePrefix })).rejects.toThrow(
+        /"tablePrefix" must be 1 to 32 lower-case letters/,
+      );
+    }
+    const short = 'aa'.repeat(31);
+    const refused = await createPostgresStores({ connectionString: url, encryptionKey: short }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/32 bytes/) });
+    expect((refused as Error).message).not.toContain(short);
+    await expect(createPostgresStores({ connectionString: url, encryptionKey: [] })).rejects.toThrow(/at least one/);
+    await expect(createPostgresStores({ encryptionKey: key })).rejects.toThrow(/"connectionString" or "client"/);
+    await expect(
+      createPostgresStores({ connectionString: url, encryptionKey: key, tokenRequestsPerMinute: 0 }),
+    ).rejects.toThrow(/tokenRequestsPerMinute/);
+  });
+
+  it('uses a client it is given, and leaves it open on close()', async () => {
+    const client = postgres(testDatabaseUrl(), { max: 2 });
+    const stores = await createPostgresStores({ client, encryptionKey: key, tablePrefix: testTablePrefix() });
+    await stores.connections.set('biz_1', { kind: 'api_key', apiKey: 'key_1' });
+    await stores.close();
+    expect(await client`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+    await client.end();
+  });
+});
