@@ -3,7 +3,8 @@
  * (The sandbox's `sandbox.json` is the sandbox's business.) Each is read once at start and rewritten whole after
  * each change, to `<file>.<pid>.tmp` with mode 0600 renamed over the file: `platform.json` holds a client secret.
  */
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 
 /** A demo data file that cannot be used; the message names it and says what to do. */
 export class DemoDataFileError extends Error {
@@ -101,4 +102,29 @@ async function writeAtomically(file: string, text: string): Promise<void> {
     await rm(tmp, { force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The key that encrypts the platform's stored merchant credentials: made on the first start (32 random bytes,
+ * hex, mode 0600) and read afterwards. A demo's shortcut: in production the key comes from a secret manager,
+ * never from a file beside the data it protects.
+ */
+export async function readOrCreateKey(file: string): Promise<string> {
+  try {
+    await writeFile(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new DemoDataFileError(file, `Cannot create the demo key file ${file}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+  const key = (await readFile(file, 'utf8')).trim();
+  if (!/^[0-9a-f]{64}$/.test(key)) {
+    throw new DemoDataFileError(
+      file,
+      `The demo key file ${file} is not 64 hex characters. Delete it and connections.json to start the platform afresh.`,
+    );
+  }
+  return key;
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { formatMinor, parseAmount, type PaymentRequest } from '@paykit/core';
 import {
   createPaykitHandler,
+  type ConnectionStore,
   createPlatform,
   type ConnectedBusiness,
   type PaykitHandler,
@@ -44,6 +45,8 @@ export interface PlatformDemoOptions {
    * reuses them instead of registering new ones. Without it, everything is registered anew on each start.
    */
   dataFile?: string;
+  /** Where the platform keeps its merchants' credentials. Default in memory (lost on restart). */
+  store?: ConnectionStore;
 }
 
 /** What `platform.json` holds. */
@@ -119,6 +122,7 @@ export async function startPlatformDemo(
     apiBaseUrl: sandbox.url,
     platformKey: sandbox.seed.platformKey,
     oauth: { clientId: app.client_id!, clientSecret: app.client_secret!, redirectUris: [redirectUri] },
+    ...(options.store ? { store: options.store } : {}),
     onRevoked: (businessId) => {
       connected.delete(businessId);
       save();
@@ -141,7 +145,7 @@ export async function startPlatformDemo(
   });
 
   // Merchants seen connected before a restart are listed again if the platform still holds their credentials
-  // (that depends on its connection store, which is in memory unless one that lasts is configured above).
+  // (with `store` a FileConnectionStore in the data folder, as `pnpm demo` runs it).
   if (saved && app.client_id === saved.clientId) {
     for (const known of saved.connected) {
       if (await platform.isConnected(known.businessId)) connected.set(known.businessId, known);

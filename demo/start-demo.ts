@@ -3,14 +3,14 @@
  * that load paykit with a `<script>` tag. `pnpm demo` runs it; the end-to-end tests drive the same thing.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
-import { createPaykitHandler } from '@paykit/server';
+import { createPaykitHandler, FileConnectionStore, FileEventStore } from '@paykit/server';
 import { toNodeListener } from '@paykit/server/node';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PRODUCTS, productOf } from './catalogue.js';
-import { makeDataDir } from './data-file.js';
+import { makeDataDir, readOrCreateKey } from './data-file.js';
 import { OrderBook } from './orders.js';
 import { frameworkPage, returnPage, storePage, themesPage, type Framework } from './pages.js';
 import { startPlatformDemo, type PlatformDemo } from './platform.js';
@@ -71,6 +71,18 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   if (dataDir !== undefined) await makeDataDir(dataDir);
   // Read before anything listens: a file the demo cannot use stops it with nothing to clean up.
   const orders = dataDir === undefined ? new OrderBook() : await OrderBook.open(join(dataDir, 'orders.json'));
+  // With a data folder, the server's state lasts too: the platform's merchant credentials (encrypted) and the
+  // webhook facts already acted on, so that a redelivery after a restart is not recorded twice.
+  const durable =
+    dataDir === undefined
+      ? undefined
+      : {
+          connections: new FileConnectionStore({
+            path: join(dataDir, 'connections.json'),
+            key: await readOrCreateKey(join(dataDir, 'connections.key')),
+          }),
+          events: new FileEventStore({ path: join(dataDir, 'webhook-events.jsonl') }),
+        };
   const sandbox = await startSandbox({
     port: options.sandboxPort ?? 4010,
     ...(dataDir === undefined ? {} : { dataFile: join(dataDir, 'sandbox.json') }),
@@ -152,12 +164,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       returnUrl: `${url}/return`,
       webhookUrl: `${url}/paykit/webhooks`,
       onEvent: (event) => orders.record(event),
+      ...(durable ? { eventStore: durable.events } : {}),
     }),
   );
   const platformDemo = await startPlatformDemo(
     sandbox,
     url,
-    dataDir === undefined ? {} : { dataFile: join(dataDir, 'platform.json') },
+    dataDir === undefined ? {} : { dataFile: join(dataDir, 'platform.json'), store: durable!.connections },
   ).catch(async (error: unknown) => {
     await close();
     throw error;

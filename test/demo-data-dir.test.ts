@@ -1,7 +1,8 @@
 /**
  * `startDemo({ dataDir })` (what `pnpm demo` does): stopped and started again on the same folder, the demo reuses
  * the platform's app and merchant instead of registering new ones, the sandbox still knows the connection and
- * the payments, and the shop still has its orders. No browser: the connection is approved through the sandbox's
+ * the payments, the platform still holds the merchant's credentials, and the shop still has its orders and the
+ * webhook facts it acted on. No browser: the connection is approved through the sandbox's
  * control API and completed at the platform's callback, as the return page would.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -103,10 +104,36 @@ describe('the demo with a data folder', () => {
     expect(second.orders.list()).toEqual([
       { id, status: 'completed', amount: '12.50', currency: 'SGD', events: { 'payment_request.completed': 1 } },
     ]);
-    expect((await readdir(dir)).sort()).toEqual(['orders.json', 'platform.json', 'sandbox.json']);
-    for (const name of ['orders.json', 'platform.json', 'sandbox.json']) {
+    // Still connected: the platform kept the merchant's tokens (encrypted) and takes a payment for it.
+    expect([...second.platform.connected.keys()]).toEqual([merchantId]);
+    expect(await second.platform.page()).toContain(`data-merchant="${merchantId}"`);
+    const deposit = await fetch(`${second.url}/platform/paykit/payment-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: second.url },
+      body: JSON.stringify({ merchant: merchantId, reference: 'deposit', amount: '20.00', currency: 'SGD' }),
+    });
+    expect(deposit.status).toBe(201);
+    // The webhook history lasted too: the same event delivered again after the restart is a duplicate.
+    const again = await fetch(`${second.url}/paykit/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'evt_redelivered', type: 'payment_request.completed', data: { object: { id } } }),
+    });
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    expect(second.orders.list()[0]?.events).toEqual({ 'payment_request.completed': 1 });
+
+    // Stopped, so that no debounced write is half-way (a `.tmp` file beside its target) while the folder is read.
+    await second.close();
+    running.splice(0);
+    const files = ['connections.json', 'connections.key', 'orders.json', 'platform.json', 'sandbox.json'];
+    expect((await readdir(dir)).sort()).toEqual([...files, 'webhook-events.jsonl'].sort());
+    for (const name of [...files, 'webhook-events.jsonl']) {
       expect((await stat(join(dir, name))).mode & 0o777).toBe(0o600);
     }
+    // Credentials are encrypted at rest: no token of the merchant appears in the file.
+    const grant = [...oauth.grants.values()].find((g) => g.businessId === merchantId && !g.revoked);
+    expect(grant).toBeDefined();
+    expect(await readFile(join(dir, 'connections.json'), 'utf8')).not.toMatch(/at_sandbox|rt_sandbox/);
   });
 
   it('registers a new app when the shop moved to another port (the redirect URI names it)', async () => {
