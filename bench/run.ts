@@ -2,12 +2,13 @@
  * `pnpm bench`: prints every figure of BENCHMARKS.md beside its budget. Byte budgets are enforced (exit code 1
  * when one is broken); time figures are reported, never asserted.
  *
- * `pnpm bench [--only sizes|browser|handler|refresh|drivers] [--seconds N]`
+ * `pnpm bench [--only sizes|browser|handler|refresh|drivers|instances] [--seconds N]`
  */
 import { parseArgs } from 'node:util';
 import { measureBrowserTimings } from './browser-timing.js';
 import { measureBundles } from './bundle-sizes.js';
 import { measureHandlerThroughput } from './handler-throughput.js';
+import { measureInstances } from './instances.js';
 import { measurePostgresDrivers } from './postgres-drivers.js';
 import { measureTokenRefresh } from './token-refresh.js';
 
@@ -89,6 +90,30 @@ if (wanted('drivers')) {
       `| ${figures.driver} | ${i.opsPerSecond.toFixed(0)} | ${i.p99Ms.toFixed(1)} | ${g.opsPerSecond.toFixed(0)} | ${g.p99Ms.toFixed(1)} |`,
     );
   }
+}
+
+if (wanted('instances')) {
+  const seconds = Number(values.seconds);
+  console.log(
+    `\n## Shared stores: POST /paykit/payment-requests (new Idempotency-Key each), 10 connections, ${seconds} s`,
+  );
+  const figures = await measureInstances(seconds);
+  console.log('| stores | req/s | p99 ms | non-2xx |\n|---|---|---|---|');
+  for (const [name, load] of [
+    ['memory (one process)', figures.memory],
+    ['PostgreSQL (shared)', figures.postgres],
+  ] as const) {
+    console.log(`| ${name} | ${load.requestsPerSecond.toFixed(0)} | ${load.p99Ms} | ${load.non2xx} |`);
+  }
+  console.log(
+    `PostgreSQL / memory: ${(figures.postgres.requestsPerSecond / figures.memory.requestsPerSecond).toFixed(2)} (throughput), ${(figures.postgres.p99Ms / Math.max(figures.memory.p99Ms, 1)).toFixed(2)} (p99)`,
+  );
+  const r = figures.refresh;
+  console.log(
+    `\n${r.processes} processes x ${r.calls / r.processes} concurrent calls on an expired token: ${r.tokenRequests} token request(s) (goal 1), ${r.failedCalls} failed call(s), ${r.wallMs.toFixed(0)} ms until every call was answered`,
+  );
+  if (r.tokenRequests !== 1 || r.failedCalls > 0 || figures.memory.non2xx > 0 || figures.postgres.non2xx > 0)
+    failed = true;
 }
 
 process.exit(failed ? 1 : 0);

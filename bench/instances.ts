@@ -1,0 +1,132 @@
+/**
+ * What sharing the server's state costs, and what it buys (`pnpm bench --only instances`):
+ * - the create route (`POST /paykit/payment-requests`, a fresh Idempotency-Key per request) on the memory
+ *   stores and on the PostgreSQL stores, in the same run, as a ratio;
+ * - four processes on one PostgreSQL refreshing one merchant's expired token under 4 x 250 concurrent calls:
+ *   how many token requests reach the authorization server, and how long until every call is answered.
+ * The database is a real PostgreSQL started here (or `PAYKIT_TEST_DATABASE_URL`). 127.0.0.1 only.
+ */
+import { startSandbox } from '@paykit/sandbox';
+import { createPaykitHandler, type PaykitHandlerOptions } from '@paykit/server';
+import { toNodeListener } from '@paykit/server/node';
+import { createPostgresStores } from '@paykit/server/postgres';
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { prepareFleet, SHOP_ORIGIN } from '../test/support/fleet.js';
+import { startInstances } from '../test/support/instances.js';
+import { startTestPostgres, testTablePrefix } from '../test/support/postgres.js';
+import type { LoadFigures } from './handler-throughput.js';
+
+/** The figures of one run. */
+export interface InstanceFigures {
+  memory: LoadFigures;
+  postgres: LoadFigures;
+  refresh: { processes: number; calls: number; tokenRequests: number; failedCalls: number; wallMs: number };
+}
+
+/** Runs both measurements; `seconds` per load. */
+export async function measureInstances(seconds = 5): Promise<InstanceFigures> {
+  const external = process.env.PAYKIT_TEST_DATABASE_URL;
+  const database = external ? undefined : await startTestPostgres();
+  const url = external ?? database!.url;
+  try {
+    const encryptionKey = randomBytes(32).toString('hex');
+    const stores = await createPostgresStores({ connectionString: url, encryptionKey, tablePrefix: testTablePrefix() });
+    try {
+      const memory = await loadCreateRoute({}, seconds);
+      const postgres = await loadCreateRoute(
+        { eventStore: stores.events, idempotencyStore: stores.idempotency },
+        seconds,
+      );
+      const refresh = await refreshAcrossProcesses(url, encryptionKey);
+      return { memory, postgres, refresh };
+    } finally {
+      await stores.close();
+    }
+  } finally {
+    await database?.close();
+  }
+}
+
+/** The create route on the given stores, 10 connections, a new Idempotency-Key on every request. */
+async function loadCreateRoute(
+  stores: Pick<PaykitHandlerOptions, 'eventStore' | 'idempotencyStore'>,
+  seconds: number,
+): Promise<LoadFigures> {
+  const sandbox = await startSandbox({ port: 0 });
+  const handler = createPaykitHandler({
+    api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+    createPaymentRequest: () => ({ amount: '12.50', currency: 'SGD', purpose: 'Bench' }),
+    logger: { warn: () => undefined, error: () => undefined },
+    ...stores,
+  });
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const shop = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let sent = 0;
+  try {
+    const result = await autocannon({
+      url: `${shop}/paykit/payment-requests`,
+      connections: 10,
+      duration: seconds,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => {
+            sent += 1;
+            return {
+              ...request,
+              headers: { 'content-type': 'application/json', 'idempotency-key': `bench-key-${sent}` },
+              body: JSON.stringify({ amount: '12.50', currency: 'SGD' }),
+            };
+          },
+        },
+      ],
+    });
+    return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await sandbox.close();
+  }
+}
+
+/** Four platform processes on one PostgreSQL, 250 concurrent reads each on a merchant whose token expired. */
+async function refreshAcrossProcesses(url: string, encryptionKey: string): Promise<InstanceFigures['refresh']> {
+  const tablePrefix = testTablePrefix();
+  const stores = await createPostgresStores({ connectionString: url, encryptionKey, tablePrefix });
+  const fleet = await prepareFleet(stores.connections);
+  const running = await startInstances(4, {
+    apiBaseUrl: fleet.api.url,
+    platformKey: fleet.sandbox.seed.platformKey,
+    ...fleet.app,
+    tokenTimeoutMs: 10_000,
+    shopOrigin: SHOP_ORIGIN,
+    stores: { kind: 'postgres', url, tablePrefix, encryptionKey },
+  });
+  try {
+    await fleet.expireAccessToken();
+    const started = performance.now();
+    const answers = await Promise.all(
+      running.instances.flatMap((instance) =>
+        Array.from({ length: 250 }, () =>
+          fetch(`${instance.url}/paykit/payment-requests/${fleet.paymentRequestId}?merchant=${fleet.merchantId}`),
+        ),
+      ),
+    );
+    const wallMs = performance.now() - started;
+    return {
+      processes: running.instances.length,
+      calls: answers.length,
+      tokenRequests: fleet.api.count('POST', '/v1/open/oauth/token'),
+      failedCalls: answers.filter((answer) => answer.status !== 200).length,
+      wallMs,
+    };
+  } finally {
+    await running.close();
+    await fleet.close();
+    await stores.close();
+  }
+}
