@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Socket } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres, testTablePrefix, type TestPostgres } from '../../../../test/support/postgres.js';
@@ -83,6 +84,27 @@ describe('the stores while the database is down', () => {
       createPostgresStores({ connectionString: unreachable, encryptionKey: randomBytes(32) }),
     ).rejects.toMatchObject({ code: 'store_unavailable' });
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('gives up on a database that accepts connections but never answers after connectTimeoutMs', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const started = Date.now();
+      await expect(
+        createPostgresStores({
+          connectionString: `postgres://paykit:secret@127.0.0.1:${port}/paykit`,
+          encryptionKey: randomBytes(32),
+          connectTimeoutMs: 500,
+        }),
+      ).rejects.toMatchObject({ code: 'store_unavailable' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('passes a query bug through as it is: not store_unavailable', async () => {
