@@ -10,9 +10,10 @@ import type { RefreshLeases } from '../oauth/refresh-leases.js';
 import type { Database } from './database.js';
 import type { Tables } from './schema.js';
 
+/** Column aliases are single words, so that a client with a name transform (`postgres.camel`) reads them alike. */
 interface SealedRow {
-  business_id: string;
-  key_id: string;
+  business: string;
+  keyid: string;
   iv: Uint8Array;
   tag: Uint8Array;
   ciphertext: Uint8Array;
@@ -35,7 +36,7 @@ export class PostgresConnectionStore implements ConnectionStore, RefreshLeases {
 
   async get(businessId: string): Promise<MerchantCredentials | undefined> {
     const [row] = await this.#db.query<SealedRow>(
-      `SELECT business_id, key_id, iv, tag, ciphertext FROM ${this.#table} WHERE business_id = $1`,
+      `SELECT business_id AS business, key_id AS keyid, iv, tag, ciphertext FROM ${this.#table} WHERE business_id = $1`,
       [businessId],
     );
     return row && this.#open(row);
@@ -58,14 +59,14 @@ export class PostgresConnectionStore implements ConnectionStore, RefreshLeases {
 
   async takeRefreshLease(businessId: string, ttlMs: number): Promise<string | undefined> {
     // The row lock orders concurrent takers; the second re-reads the lease the first wrote and finds it live.
-    const [row] = await this.#db.query<{ lease_id: string }>(
+    const [row] = await this.#db.query<{ lease: string }>(
       `UPDATE ${this.#table}
        SET lease_id = $2, lease_until = clock_timestamp() + $3::double precision * interval '1 millisecond'
        WHERE business_id = $1 AND (lease_until IS NULL OR lease_until <= clock_timestamp())
-       RETURNING lease_id`,
+       RETURNING lease_id AS lease`,
       [businessId, randomUUID(), ttlMs],
     );
-    return row?.lease_id;
+    return row?.lease;
   }
 
   async extendRefreshLease(businessId: string, leaseId: string, ttlMs: number): Promise<boolean> {
@@ -113,28 +114,28 @@ export class PostgresConnectionStore implements ConnectionStore, RefreshLeases {
     let after = '';
     for (;;) {
       const rows = await this.#db.query<SealedRow>(
-        `SELECT business_id, key_id, iv, tag, ciphertext FROM ${this.#table}
+        `SELECT business_id AS business, key_id AS keyid, iv, tag, ciphertext FROM ${this.#table}
          WHERE key_id <> $1 AND business_id > $2 ORDER BY business_id LIMIT ${REENCRYPT_BATCH}`,
         [this.#sealer.keyId, after],
       );
       for (const row of rows) {
-        const sealed = this.#sealer.seal(row.business_id, this.#open(row));
+        const sealed = this.#sealer.seal(row.business, this.#open(row));
         const written = await this.#db.query(
           `UPDATE ${this.#table} SET key_id = $2, iv = $3, tag = $4, ciphertext = $5, updated_at = clock_timestamp()
            WHERE business_id = $1 AND ciphertext = $6 AND iv = $7
            RETURNING 1 AS written`,
-          [row.business_id, sealed.keyId, sealed.iv, sealed.tag, sealed.ciphertext, row.ciphertext, row.iv],
+          [row.business, sealed.keyId, sealed.iv, sealed.tag, sealed.ciphertext, row.ciphertext, row.iv],
         );
         rewritten += written.length;
       }
       if (rows.length < REENCRYPT_BATCH) return { rewritten };
-      after = rows[rows.length - 1]!.business_id;
+      after = rows[rows.length - 1]!.business;
     }
   }
 
   #open(row: SealedRow): MerchantCredentials {
-    return this.#sealer.open(row.business_id, {
-      keyId: row.key_id,
+    return this.#sealer.open(row.business, {
+      keyId: row.keyid,
       iv: row.iv,
       tag: row.tag,
       ciphertext: row.ciphertext,

@@ -95,10 +95,21 @@ describe('the migration', () => {
     ).rejects.toThrow(/tokenRequestsPerMinute/);
   });
 
-  it('uses a client it is given, and leaves it open on close()', async () => {
-    const client = postgres(testDatabaseUrl(), { max: 2 });
+  it('uses a client it is given (even one that renames columns), and leaves it open on close()', async () => {
+    const client = postgres(testDatabaseUrl(), { max: 2, transform: postgres.camel });
     const stores = await createPostgresStores({ client, encryptionKey: key, tablePrefix: testTablePrefix() });
     await stores.connections.set('biz_1', { kind: 'api_key', apiKey: 'key_1' });
+    expect(await stores.connections.get('biz_1')).toEqual({ kind: 'api_key', apiKey: 'key_1' });
+    expect(await stores.connections.takeRefreshLease('biz_1', 10_000)).toEqual(expect.any(String));
+    expect(await stores.reencryptConnections()).toEqual({ rewritten: 0 });
+    expect(await stores.events.claim('fact_1')).toBe(true);
+    const claim = await stores.idempotency.claim('key-1', 'fp', { leaseMs: 10_000, ttlMs: 10_000 });
+    if (claim.status !== 'claimed') throw new Error('not claimed');
+    await stores.idempotency.complete('key-1', claim.claimId, { id: 'pr_1' });
+    expect(await stores.idempotency.claim('key-1', 'fp', { leaseMs: 10_000, ttlMs: 10_000 })).toMatchObject({
+      result: { id: 'pr_1' },
+    });
+    await stores.tokenBudget.acquire('client');
     await stores.close();
     expect(await client`SELECT 1 AS one`).toEqual([{ one: 1 }]);
     await client.end();

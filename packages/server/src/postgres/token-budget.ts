@@ -60,25 +60,25 @@ export class PostgresTokenBudget implements TokenBudget {
     const { tokenClients, tokenRequests } = this.#tables;
     return this.#db.transaction(async (tx) => {
       // Upserting the client's row locks it: one instance at a time counts and adds a start of this client.
-      const [state] = await tx.query<{ paused_ms: number }>(
+      const [state] = await tx.query<{ paused: number }>(
         `INSERT INTO ${tokenClients} AS c (client_id) VALUES ($1)
          ON CONFLICT (client_id) DO UPDATE SET client_id = EXCLUDED.client_id
-         RETURNING coalesce(extract(epoch FROM c.paused_until - clock_timestamp()) * 1000, 0)::double precision AS paused_ms`,
+         RETURNING coalesce(extract(epoch FROM c.paused_until - clock_timestamp()) * 1000, 0)::double precision AS paused`,
         [clientId],
       );
-      if (state && state.paused_ms > 0) return Math.ceil(state.paused_ms);
+      if (state && state.paused > 0) return Math.ceil(state.paused);
       await tx.query(
         `DELETE FROM ${tokenRequests}
          WHERE client_id = $1 AND started_at <= clock_timestamp() - ${WINDOW_MS} * interval '1 millisecond'`,
         [clientId],
       );
-      const [window] = await tx.query<{ started: number; oldest_wait_ms: number | null }>(
+      const [window] = await tx.query<{ started: number; wait: number | null }>(
         `SELECT count(*)::integer AS started,
-           (extract(epoch FROM min(started_at) + ${WINDOW_MS} * interval '1 millisecond' - clock_timestamp()) * 1000)::double precision AS oldest_wait_ms
+           (extract(epoch FROM min(started_at) + ${WINDOW_MS} * interval '1 millisecond' - clock_timestamp()) * 1000)::double precision AS wait
          FROM ${tokenRequests} WHERE client_id = $1`,
         [clientId],
       );
-      if (window && window.started >= this.#limit) return Math.max(1, Math.ceil(window.oldest_wait_ms ?? 1));
+      if (window && window.started >= this.#limit) return Math.max(1, Math.ceil(window.wait ?? 1));
       await tx.query(`INSERT INTO ${tokenRequests} (client_id, started_at) VALUES ($1, clock_timestamp())`, [clientId]);
       this.#sweep();
       return 0;
