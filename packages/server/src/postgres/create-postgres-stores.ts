@@ -50,14 +50,20 @@ export interface PostgresStoresOptions {
  */
 export async function createPostgresStores(options: PostgresStoresOptions): Promise<PostgresStores> {
   const settings = storeSettings(options);
-  const connectTimeoutMs = positive(options.connectTimeoutMs ?? 2_000, 'connectTimeoutMs');
+  const connectTimeoutMs = positive(options.connectTimeoutMs ?? 2_000, 'connectTimeoutMs', { finite: true });
   const max = positiveInteger(options.maxConnections ?? 10, 'maxConnections');
   if ((options.client === undefined) === (options.connectionString === undefined)) {
     throw invalid('connectionString', 'give either "connectionString" or "client", not both or neither');
   }
-  const db = options.client
-    ? postgresJsDatabase({ client: options.client })
-    : postgresJsDatabase({ connectionString: options.connectionString!, connectTimeoutMs, max });
+  let db;
+  try {
+    db = options.client
+      ? postgresJsDatabase({ client: options.client })
+      : postgresJsDatabase({ connectionString: options.connectionString!, connectTimeoutMs, max });
+  } catch {
+    // The driver's own error may quote the URL, password included: it is not passed on.
+    throw invalid('connectionString', '"connectionString" must be a postgres:// URL');
+  }
   return openStores(db, settings);
 }
 
@@ -67,13 +73,15 @@ export function storeSettings(options: PostgresStoresOptions): StoreSettings {
     tables: tablesOf(options.tablePrefix ?? 'paykit_'),
     sealer: new CredentialSealer(options.encryptionKey, '"encryptionKey"'),
     tokenRequestsPerMinute: positiveInteger(options.tokenRequestsPerMinute ?? 90, 'tokenRequestsPerMinute'),
-    eventLeaseMs: positive(options.eventLeaseMs ?? 60_000, 'eventLeaseMs'),
+    eventLeaseMs: positive(options.eventLeaseMs ?? 60_000, 'eventLeaseMs', { finite: true }),
     eventRetentionMs: positive(options.eventRetentionMs ?? Infinity, 'eventRetentionMs'),
   };
 }
 
-function positive(value: number, name: string): number {
-  if (typeof value !== 'number' || !(value > 0)) throw invalid(name, `"${name}" must be a positive number`);
+function positive(value: number, name: string, { finite = false } = {}): number {
+  if (typeof value !== 'number' || !(value > 0) || (finite && !Number.isFinite(value))) {
+    throw invalid(name, `"${name}" must be a positive ${finite ? 'finite ' : ''}number`);
+  }
   return value;
 }
 

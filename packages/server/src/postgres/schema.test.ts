@@ -90,6 +90,16 @@ describe('the migration', () => {
     expect((refused as Error).message).not.toContain(short);
     await expect(createPostgresStores({ connectionString: url, encryptionKey: [] })).rejects.toThrow(/at least one/);
     await expect(createPostgresStores({ encryptionKey: key })).rejects.toThrow(/"connectionString" or "client"/);
+    const malformed = await createPostgresStores({
+      connectionString: 'postgres://paykit:hunter2@db host:5432/paykit',
+      encryptionKey: key,
+    }).catch((e: unknown) => e);
+    expect(malformed).toMatchObject({
+      code: 'validation_failed',
+      message: '"connectionString" must be a postgres:// URL',
+    });
+    expect(JSON.stringify(malformed)).not.toContain('hunter2');
+    expect((malformed as Error).cause).toBeUndefined();
     await expect(
       createPostgresStores({ connectionString: url, encryptionKey: key, tokenRequestsPerMinute: 0 }),
     ).rejects.toThrow(/tokenRequestsPerMinute/);
