@@ -109,7 +109,9 @@ describe('runIdempotently', () => {
       logger: { warn: (message) => warnings.push(message), error: (message) => warnings.push(message) },
     });
     expect(result).toEqual({ id: 'pr_1' });
-    expect(warnings).toEqual(['paykit: could not store the outcome of an idempotency key now; retrying in the background']);
+    expect(warnings).toEqual([
+      'paykit: could not store the outcome of an idempotency key now; retrying in the background',
+    ]);
     // The retries (100 ms, then 200 ms) land it: the same key now answers the same request without a new run.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await run(memory, 'key-0006', 'body', job.work)).toEqual({ id: 'pr_1' });
