@@ -106,11 +106,18 @@ describe('sign-in', () => {
       '/%09/evil.example',
       'javascript:alert(1)',
       ' /dashboard',
+      // Dot segments collapse into a scheme-relative path once resolved: `/.//x` is `//x`.
+      '/.//attacker.test/',
+      '/./\\attacker.test/',
+      '/..//attacker.test/',
+      '/%2e//attacker.test/',
+      '/dashboard/..//attacker.test/',
     ]) {
       const answer = await browse('/dashboard/sign-in', { form: { email: SEED_USER.email, next } });
       const target = new URL(answer.location!, sandbox.url);
       expect(target.origin, JSON.stringify(next)).toBe(sandbox.url);
       expect(answer.location, JSON.stringify(next)).not.toMatch(/[\t\n\r]/);
+      expect(answer.location, JSON.stringify(next)).toMatch(/^\/(?![/\\])/);
     }
   });
 

@@ -68,7 +68,8 @@ export const DASHBOARD_HOME = '/dashboard/connected-apps';
 
 /**
  * A path of this origin to go to after sign-in; anything else (`//evil`, `/\evil`, `/<TAB>/evil`, `https://…`)
- * goes to the dashboard. Parsed as a browser would (which drops tabs and reads `\` as `/`), not by prefix.
+ * goes to the dashboard. Parsed as a browser would (which drops tabs, reads `\` as `/` and resolves dot
+ * segments), not by prefix; the answer always starts with exactly one `/`.
  */
 export function safeNext(next: string | undefined): string {
   if (!next || !next.startsWith('/')) return DASHBOARD_HOME;
@@ -79,5 +80,8 @@ export function safeNext(next: string | undefined): string {
   } catch {
     return DASHBOARD_HOME;
   }
-  return url.origin === base ? url.pathname + url.search + url.hash : DASHBOARD_HOME;
+  if (url.origin !== base) return DASHBOARD_HOME;
+  // Resolving removes dot segments, so `/.//evil` becomes the path `//evil`: as a Location that is another
+  // host. One leading slash, whatever the spelling.
+  return `/${url.pathname.replace(/^\/+/, '')}${url.search}${url.hash}`;
 }
