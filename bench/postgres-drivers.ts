@@ -1,15 +1,16 @@
 /**
- * The PostgreSQL driver of `@paykit/server/postgres`, chosen by measurement: the same stores (the same SQL,
- * through the one-file driver adapter each) run the same workload over `postgres` (porsager) and `pg`
- * (node-postgres), against a PostgreSQL started for the bench (or `PAYKIT_TEST_DATABASE_URL`): idempotency
+ * The PostgreSQL driver of `@paykit/server/postgres`, by measurement: the same stores (the same SQL, through
+ * a one-file driver adapter each) run the same workload over `pg` (node-postgres, the stores' driver) and
+ * `postgres` (porsager, faster but not robust to a database restart: see the server README), against a PostgreSQL started for the bench (or `PAYKIT_TEST_DATABASE_URL`): idempotency
  * claim + complete pairs, then connection `get()`s (a decrypt each), `concurrency` at a time on a pool of 10.
  * Rounds alternate between the drivers; the median round is reported.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
 import { CredentialSealer } from '../packages/server/src/oauth/credential-sealer.js';
 import type { Database, Queryable } from '../packages/server/src/postgres/database.js';
-import { postgresJsDatabase } from '../packages/server/src/postgres/postgres-js.js';
+import { nodePostgresDatabase } from '../packages/server/src/postgres/node-postgres.js';
+import { storeError } from '../packages/server/src/postgres/store-errors.js';
 import { tablesOf } from '../packages/server/src/postgres/schema.js';
 import { openStores } from '../packages/server/src/postgres/stores.js';
 import { startTestPostgres } from '../test/support/postgres.js';
@@ -30,52 +31,50 @@ export interface DriverFigures {
 }
 
 const DRIVERS: Record<string, (url: string) => Database> = {
-  'postgres (porsager) 3.4': (url) => postgresJsDatabase({ connectionString: url, connectTimeoutMs: 2_000, max: 10 }),
-  'postgres (porsager) 3.4, prepare: false': (url) =>
-    postgresJsDatabase({ connectionString: url, connectTimeoutMs: 2_000, max: 10, prepare: false }),
-  'pg (node-postgres) 8.23': (url) => nodePostgresDatabase(url, { namedStatements: false }),
-  'pg (node-postgres) 8.23, named statements': (url) => nodePostgresDatabase(url, { namedStatements: true }),
+  "pg (node-postgres) 8.23, named statements (the stores' default)": (url) =>
+    nodePostgresDatabase({ connectionString: url, connectTimeoutMs: 2_000, max: 10 }),
+  'pg (node-postgres) 8.23, unnamed statements (prepare: false)': (url) =>
+    nodePostgresDatabase({ connectionString: url, connectTimeoutMs: 2_000, max: 10, prepare: false }),
+  'postgres (porsager) 3.4': (url) => postgresJsDatabase(url, { prepare: true }),
+  'postgres (porsager) 3.4, prepare: false': (url) => postgresJsDatabase(url, { prepare: false }),
 };
 
 /**
- * The adapter `@paykit/server/postgres` would have for `pg`: a pool of 10, transactions on one client.
- * With `namedStatements`, each distinct SQL text is a named (prepared) statement, pg's way of preparing.
+ * The adapter `@paykit/server/postgres` had for `postgres` (porsager) until the outage test showed that the
+ * driver ends the process when the database restarts under load (porsager/postgres#1208: `sql.begin()`'s own
+ * ROLLBACK on a closed connection throws from a `setImmediate`). Kept here for the speed comparison only.
  */
-function nodePostgresDatabase(url: string, options: { namedStatements: boolean }): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000 });
-  pool.on('error', () => undefined);
-  const names = new Map<string, string>();
-  const nameOf = (text: string) => {
-    let name = names.get(text);
-    if (!name) {
-      name = `paykit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-      names.set(text, name);
-    }
-    return name;
-  };
-  const on = (runner: pg.Pool | pg.PoolClient): Queryable => ({
+function postgresJsDatabase(url: string, options: { prepare: boolean }): Database {
+  const sql = postgres(url, {
+    max: 10,
+    prepare: options.prepare,
+    connect_timeout: 2,
+    backoff: (retries: number) => Math.min(0.5, 3 ** retries / 100),
+    idle_timeout: 60,
+    onnotice: () => undefined,
+  });
+  const on = (runner: postgres.Sql | postgres.TransactionSql): Queryable => ({
     async query<Row extends object>(text: string, values: readonly unknown[] = []): Promise<Row[]> {
-      const config = { text, values: [...values], ...(options.namedStatements ? { name: nameOf(text) } : {}) };
-      return (await runner.query(config)).rows as Row[];
+      try {
+        const rows = await runner.unsafe(text, values as postgres.ParameterOrJSON<never>[], {
+          prepare: options.prepare,
+        });
+        return rows as unknown as Row[];
+      } catch (error) {
+        throw storeError(error);
+      }
     },
   });
   return {
-    ...on(pool),
+    ...on(sql),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
       try {
-        await client.query('BEGIN');
-        const result = await work(on(client));
-        await client.query('COMMIT');
-        return result;
+        return (await sql.begin((tx) => work(on(tx)))) as T;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
+        throw storeError(error);
       }
     },
-    close: () => pool.end(),
+    close: () => sql.end({ timeout: 5 }),
   };
 }
 

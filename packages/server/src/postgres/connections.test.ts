@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
 import type { MerchantCredentials } from '../oauth/connection-store.js';
 import { CredentialSealer } from '../oauth/credential-sealer.js';
 import { createPostgresStores } from './create-postgres-stores.js';
 import type { Database } from './database.js';
-import { postgresJsDatabase } from './postgres-js.js';
+import { nodePostgresDatabase } from './node-postgres.js';
 import { tablesOf } from './schema.js';
 import { openStores, type PostgresStores } from './stores.js';
 
@@ -23,7 +23,7 @@ describe('PostgresConnectionStore', () => {
   const keyA = randomBytes(32);
   const keyB = randomBytes(32);
   const open: PostgresStores[] = [];
-  let sql: postgres.Sql;
+  let sql: pg.Pool;
 
   const stores = async (encryptionKey: Uint8Array | Uint8Array[]) => {
     const made = await createPostgresStores({
@@ -36,7 +36,7 @@ describe('PostgresConnectionStore', () => {
   };
 
   beforeAll(() => {
-    sql = postgres(testDatabaseUrl(), { max: 2, onnotice: () => undefined });
+    sql = new pg.Pool({ connectionString: testDatabaseUrl(), max: 2 });
   });
   afterAll(async () => {
     await Promise.all(open.map((made) => made.close()));
@@ -58,7 +58,7 @@ describe('PostgresConnectionStore', () => {
   it('keeps no token in clear in the table', async () => {
     const { connections } = await stores(keyA);
     await connections.set('biz_raw', oauth(2));
-    const rows = await sql.unsafe(`SELECT * FROM ${prefix}connections WHERE business_id = 'biz_raw'`);
+    const { rows } = await sql.query(`SELECT * FROM ${prefix}connections WHERE business_id = 'biz_raw'`);
     expect(rows).toHaveLength(1);
     const raw = Buffer.from(
       JSON.stringify(rows[0]) + Buffer.from(rows[0]!.ciphertext as Uint8Array).toString('latin1'),
@@ -71,7 +71,7 @@ describe('PostgresConnectionStore', () => {
   it('refuses to open a row copied to another business, or with a wrong key, saying nothing of either', async () => {
     const { connections } = await stores(keyA);
     await connections.set('biz_aad', oauth(3));
-    await sql.unsafe(
+    await sql.query(
       `INSERT INTO ${prefix}connections (business_id, key_id, iv, tag, ciphertext)
        SELECT 'biz_thief', key_id, iv, tag, ciphertext FROM ${prefix}connections WHERE business_id = 'biz_aad'`,
     );
@@ -113,7 +113,7 @@ describe('PostgresConnectionStore', () => {
 
   it('re-encryption never overwrites tokens that a refresh stored meanwhile (compare-and-set)', async () => {
     const race = tablesOf(testTablePrefix());
-    const base = postgresJsDatabase({ connectionString: testDatabaseUrl(), connectTimeoutMs: 2_000, max: 3 });
+    const base = nodePostgresDatabase({ connectionString: testDatabaseUrl(), connectTimeoutMs: 2_000, max: 3 });
     const withA = await openStores(base, settings(race, keyA));
     open.push(withA);
     await withA.connections.set('biz_race', oauth(1));

@@ -4,7 +4,7 @@
  */
 import { PaykitError } from '@paykit/core';
 import { CredentialSealer, type CredentialKey } from '../oauth/credential-sealer.js';
-import { postgresJsDatabase, type PostgresJsClient } from './postgres-js.js';
+import { nodePostgresDatabase, type NodePostgresPool } from './node-postgres.js';
 import { tablesOf } from './schema.js';
 import { openStores, type PostgresStores, type StoreSettings } from './stores.js';
 
@@ -13,11 +13,17 @@ export interface PostgresStoresOptions {
   /** `postgres://user:password@host:5432/database`. Give this or `client`. */
   connectionString?: string;
   /**
-   * A client of the `postgres` package (`postgres(url, options)`) to use instead of a pool of our own: for
-   * settings of your own (pool size, TLS, `prepare: false` behind PgBouncer in transaction mode). It is not
-   * ended by `close()`.
+   * A pool of the `pg` package (`new pg.Pool(options)`) to use instead of a pool of our own: for settings of
+   * your own (pool size, TLS, timeouts). It keeps its own settings (give it a `connectionTimeoutMillis`: pg
+   * waits for ever by default), is not ended by `close()`, and gets an `'error'` listener while the stores
+   * use it (an idle client whose connection is lost would otherwise end the process).
    */
-  client?: PostgresJsClient;
+  client?: NodePostgresPool;
+  /**
+   * Named (prepared) statements: each statement is parsed and planned once per connection (default true).
+   * `false` behind PgBouncer in transaction mode before 1.21 (or without `max_prepared_statements`).
+   */
+  prepare?: boolean;
   /**
    * The key that encrypts merchant credentials: 32 bytes (a `Uint8Array`, 64 hex characters, or base64).
    * Several keys rotate: the first encrypts, all decrypt (then `reencryptConnections()`). Keep keys out of
@@ -55,16 +61,33 @@ export async function createPostgresStores(options: PostgresStoresOptions): Prom
   if ((options.client === undefined) === (options.connectionString === undefined)) {
     throw invalid('connectionString', 'give either "connectionString" or "client", not both or neither');
   }
-  let db;
-  try {
-    db = options.client
-      ? postgresJsDatabase({ client: options.client })
-      : postgresJsDatabase({ connectionString: options.connectionString!, connectTimeoutMs, max });
-  } catch {
-    // The driver's own error may quote the URL, password included: it is not passed on.
+  if (options.prepare !== undefined && typeof options.prepare !== 'boolean') {
+    throw invalid('prepare', '"prepare" must be true or false');
+  }
+  const prepare = options.prepare ?? true;
+  if (options.connectionString !== undefined && !isPostgresUrl(options.connectionString)) {
+    // Checked here: pg would only find out at the first connection, and its error may quote the URL,
+    // password included. Nothing of the URL is passed on.
     throw invalid('connectionString', '"connectionString" must be a postgres:// URL');
   }
+  const db = options.client
+    ? nodePostgresDatabase({ pool: options.client, prepare })
+    : nodePostgresDatabase({ connectionString: options.connectionString!, connectTimeoutMs, max, prepare });
   return openStores(db, settings);
+}
+
+/** A `postgres://` or `postgresql://` URL with a host (a Unix socket is `?host=/path/to/dir`). */
+function isPostgresUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'postgres:' || url.protocol === 'postgresql:') &&
+      (url.hostname !== '' || url.searchParams.has('host'))
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The checked options that do not depend on the driver. */

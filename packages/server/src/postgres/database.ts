@@ -1,6 +1,7 @@
 /**
  * What the stores need of a PostgreSQL driver: parameterised queries, and transactions that hold one
- * connection for a few statements. One small adapter per driver (driver.ts); the stores never see the driver.
+ * connection for a few statements. One small adapter per driver (node-postgres.ts); the stores never see
+ * the driver.
  */
 
 /** Runs one parameterised statement (`$1`, `$2`, ...). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
 import { createPostgresStores } from './create-postgres-stores.js';
@@ -115,9 +115,9 @@ describe('PostgresIdempotencyStore', () => {
     const second = await sweeping();
     await second.idempotency.claim('key-fresh', 'fp', policy);
     await second.close(); // waits for the sweep
-    const sql = postgres(testDatabaseUrl(), { max: 1 });
+    const sql = new pg.Pool({ connectionString: testDatabaseUrl(), max: 1 });
     try {
-      expect(await sql.unsafe(`SELECT key FROM ${sweepPrefix}idempotency`)).toEqual([{ key: 'key-fresh' }]);
+      expect((await sql.query(`SELECT key FROM ${sweepPrefix}idempotency`)).rows).toEqual([{ key: 'key-fresh' }]);
     } finally {
       await sql.end();
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
 import { createPostgresStores, type PostgresStoresOptions } from './create-postgres-stores.js';
@@ -9,7 +9,8 @@ import type { PostgresStores } from './stores.js';
 describe('the migration', () => {
   const key = randomBytes(32);
   const made: PostgresStores[] = [];
-  let sql: postgres.Sql;
+  let sql: pg.Pool;
+  const rows = async (text: string, values: unknown[] = []) => (await sql.query(text, values)).rows;
   const open = async (options: Partial<PostgresStoresOptions>) => {
     const stores = await createPostgresStores({ connectionString: testDatabaseUrl(), encryptionKey: key, ...options });
     made.push(stores);
@@ -17,13 +18,15 @@ describe('the migration', () => {
   };
   const tablesOf = async (prefix: string) =>
     (
-      await sql<{ table_name: string }[]>`
-        SELECT table_name FROM information_schema.tables
-        WHERE table_schema = current_schema() AND starts_with(table_name, ${prefix}) ORDER BY table_name`
-    ).map((row) => row.table_name.slice(prefix.length));
+      await sql.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables
+         WHERE table_schema = current_schema() AND starts_with(table_name, $1) ORDER BY table_name`,
+        [prefix],
+      )
+    ).rows.map((row) => row.table_name.slice(prefix.length));
 
   beforeAll(() => {
-    sql = postgres(testDatabaseUrl(), { max: 2, onnotice: () => undefined });
+    sql = new pg.Pool({ connectionString: testDatabaseUrl(), max: 2 });
   });
   afterAll(async () => {
     await Promise.all(made.map((stores) => stores.close()));
@@ -33,9 +36,9 @@ describe('the migration', () => {
   it('creates the tables once, and a second run changes nothing', async () => {
     const prefix = testTablePrefix();
     await open({ tablePrefix: prefix });
-    const [before] = await sql.unsafe(`SELECT version, applied_at FROM ${prefix}schema_migrations`);
+    const [before] = await rows(`SELECT version, applied_at FROM ${prefix}schema_migrations`);
     await open({ tablePrefix: prefix });
-    expect(await sql.unsafe(`SELECT version, applied_at FROM ${prefix}schema_migrations`)).toEqual([before]);
+    expect(await rows(`SELECT version, applied_at FROM ${prefix}schema_migrations`)).toEqual([before]);
     expect(before!.version).toBe(SCHEMA_VERSION);
     expect(await tablesOf(prefix)).toEqual([
       'connections',
@@ -52,7 +55,7 @@ describe('the migration', () => {
       const prefix = testTablePrefix();
       const results = await Promise.allSettled(Array.from({ length: 10 }, () => open({ tablePrefix: prefix })));
       expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
-      const versions = await sql.unsafe(`SELECT version FROM ${prefix}schema_migrations ORDER BY version`);
+      const versions = await rows(`SELECT version FROM ${prefix}schema_migrations ORDER BY version`);
       expect(versions.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
       expect(await tablesOf(prefix)).toHaveLength(6);
     }
@@ -61,7 +64,7 @@ describe('the migration', () => {
   it('refuses a database at a newer schema version than this code knows', async () => {
     const prefix = testTablePrefix();
     await open({ tablePrefix: prefix });
-    await sql.unsafe(`INSERT INTO ${prefix}schema_migrations (version) VALUES (${SCHEMA_VERSION + 1})`);
+    await rows(`INSERT INTO ${prefix}schema_migrations (version) VALUES (${SCHEMA_VERSION + 1})`);
     await expect(open({ tablePrefix: prefix })).rejects.toThrow(
       new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this @paykit/server knows \\(${SCHEMA_VERSION}\\)`),
     );
@@ -105,8 +108,8 @@ describe('the migration', () => {
     ).rejects.toThrow(/tokenRequestsPerMinute/);
   });
 
-  it('uses a client it is given (even one that renames columns), and leaves it open on close()', async () => {
-    const client = postgres(testDatabaseUrl(), { max: 2, transform: postgres.camel });
+  it('uses a pool it is given, and leaves it open on close()', async () => {
+    const client = new pg.Pool({ connectionString: testDatabaseUrl(), max: 2 });
     const stores = await createPostgresStores({ client, encryptionKey: key, tablePrefix: testTablePrefix() });
     await stores.connections.set('biz_1', { kind: 'api_key', apiKey: 'key_1' });
     expect(await stores.connections.get('biz_1')).toEqual({ kind: 'api_key', apiKey: 'key_1' });
@@ -121,7 +124,8 @@ describe('the migration', () => {
     });
     await stores.tokenBudget.acquire('client');
     await stores.close();
-    expect(await client`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+    expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    expect(client.listenerCount('error')).toBe(0);
     await client.end();
   });
 });

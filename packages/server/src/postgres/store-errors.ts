@@ -22,11 +22,25 @@ const CONNECTION_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'ENOENT', // a Unix socket that is not there
-  // postgres (porsager)
+  // postgres (porsager): not the stores' driver, but the bench runs them over it to compare
   'CONNECT_TIMEOUT',
   'CONNECTION_CLOSED',
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
+]);
+
+/**
+ * What `pg` (node-postgres) 8 and its pool say when the connection could not be made or was lost: plain
+ * `Error`s without a code, so they are told by their message (with the socket's error, if any, as `cause`).
+ */
+const NODE_POSTGRES_MESSAGES = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'timeout expired',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
 ]);
 
 /**
@@ -50,6 +64,8 @@ export function isUnavailable(error: unknown): boolean {
   if (typeof code === 'string') {
     if (CONNECTION_CODES.has(code)) return true;
     if (/^[0-9A-Z]{5}$/.test(code)) return isUnavailableState(code);
+  } else if (NODE_POSTGRES_MESSAGES.has(error.message)) {
+    return true;
   }
   return error.cause !== undefined && error.cause !== error && isUnavailable(error.cause);
 }

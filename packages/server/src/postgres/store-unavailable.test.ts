@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
-import postgres from 'postgres';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres, testTablePrefix, type TestPostgres } from '../../../../test/support/postgres.js';
 import { createPostgresStores } from './create-postgres-stores.js';
@@ -114,9 +114,9 @@ describe('the stores while the database is down', () => {
       encryptionKey: randomBytes(32),
       tablePrefix: prefix,
     });
-    const sql = postgres(server.url, { max: 1, onnotice: () => undefined });
+    const sql = new pg.Pool({ connectionString: server.url, max: 1 });
     try {
-      await sql.unsafe(`DROP TABLE ${prefix}events`);
+      await sql.query(`DROP TABLE ${prefix}events`);
       const error = await Promise.resolve()
         .then(() => broken.events.claim('fact_1'))
         .then(
