@@ -1,0 +1,242 @@
+/**
+ * paykit's server guarantees across processes: four platform backends (forked processes, each with its own
+ * memory) on one PostgreSQL and one sandbox. One refresh per merchant, one payment request per
+ * Idempotency-Key, one hook run per webhook fact, a killed refresh holder that wedges nobody, and a database
+ * that goes away in the middle without a 500 or a duplicate payment request.
+ */
+import { createPostgresStores, type PostgresStores } from '@paykit/server/postgres';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '../support/fleet.js';
+import { startInstances, type Instance, type InstanceConfig } from '../support/instances.js';
+import { startTestPostgres, testDatabaseUrl, testTablePrefix, type TestPostgres } from '../support/postgres.js';
+
+/** A refresh lease lasts the token request's time limit plus 5 s: 7 s here. */
+const TOKEN_TIMEOUT_MS = 2_000;
+
+/** What the fleet's instances and the test itself share: one database, one key, one table prefix. */
+interface Shared {
+  stores: PostgresStores;
+  config: InstanceConfig['stores'];
+}
+
+async function sharedStores(url: string): Promise<Shared> {
+  const encryptionKey = randomBytes(32).toString('hex');
+  const tablePrefix = testTablePrefix();
+  return {
+    stores: await createPostgresStores({ connectionString: url, encryptionKey, tablePrefix }),
+    config: { kind: 'postgres', url, tablePrefix, encryptionKey },
+  };
+}
+
+async function startFleet(fleet: Fleet, shared: Shared, count: number) {
+  return startInstances(count, {
+    apiBaseUrl: fleet.api.url,
+    platformKey: fleet.sandbox.seed.platformKey,
+    ...fleet.app,
+    tokenTimeoutMs: TOKEN_TIMEOUT_MS,
+    shopOrigin: SHOP_ORIGIN,
+    stores: shared.config,
+  });
+}
+
+/** `GET {prefix}/payment-requests/{id}` on one instance: a read with the merchant's credentials. */
+const readPayment = (fleet: Fleet, instance: Instance) =>
+  fetch(`${instance.url}/paykit/payment-requests/${fleet.paymentRequestId}?merchant=${fleet.merchantId}`);
+
+/** `POST {prefix}/payment-requests` as the pay button sends it. */
+const startCheckout = (fleet: Fleet, instance: Instance, key: string) =>
+  fetch(`${instance.url}/paykit/payment-requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN, 'idempotency-key': key },
+    body: JSON.stringify({ merchant: fleet.merchantId, reference: key }),
+  });
+
+const body = async (answer: Response) => (await answer.json()) as Record<string, string>;
+
+describe('four processes on one PostgreSQL', () => {
+  let fleet: Fleet;
+  let shared: Shared;
+  let instances: Instance[];
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    shared = await sharedStores(testDatabaseUrl());
+    fleet = await prepareFleet(shared.stores.connections);
+    const started = await startFleet(fleet, shared, 4);
+    instances = started.instances;
+    stop = started.close;
+  }, 60_000);
+  afterAll(async () => {
+    await stop?.();
+    await fleet?.close();
+    await shared?.stores.close();
+  });
+
+  it('refresh an expired token once for 4 x 250 concurrent calls, all of which succeed', async () => {
+    await fleet.expireAccessToken();
+    const before = fleet.api.count('POST', '/v1/open/oauth/token');
+    const answers = await Promise.all(
+      instances.flatMap((instance) => Array.from({ length: 250 }, () => readPayment(fleet, instance))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(1000).fill(200));
+    expect(fleet.api.count('POST', '/v1/open/oauth/token') - before).toBe(1);
+    // Still connected: the new tokens are stored, and they work at the authorization server.
+    expect(liveGrants(fleet)).toBeGreaterThanOrEqual(1);
+    expect(await shared.stores.connections.get(fleet.merchantId)).toMatchObject({ kind: 'oauth' });
+    expect((await readPayment(fleet, instances[0]!)).status).toBe(200);
+    expect(instances.flatMap((instance) => instance.messages.filter((m) => m.type === 'revoked'))).toEqual([]);
+  });
+
+  it('make one payment request for one Idempotency-Key sent to every process at once', async () => {
+    const key = `fleet-${randomBytes(8).toString('hex')}`;
+    const before = fleet.api.count('POST', '/v1/payment-requests');
+    const answers = await Promise.all(instances.map((instance) => startCheckout(fleet, instance, key)));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
+    const ids = await Promise.all(answers.map(async (answer) => (await body(answer)).id));
+    expect(new Set(ids).size).toBe(1);
+    expect(fleet.api.count('POST', '/v1/payment-requests') - before).toBe(1);
+    expect(fleet.sandbox.context.state.paymentRequests.has(ids[0]!)).toBe(true);
+  });
+
+  it('run the hook once for one webhook delivered to every process at once', async () => {
+    const paid = await fetch(`${fleet.sandbox.url}/_sandbox/payment-requests/${fleet.paymentRequestId}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome: 'succeeded' }),
+    });
+    expect(paid.status).toBe(200);
+    const event = {
+      id: `evt_${randomBytes(8).toString('hex')}`,
+      type: 'payment_request.completed',
+      business_id: fleet.merchantId,
+      data: { object: { id: fleet.paymentRequestId } },
+    };
+    const answers = await Promise.all(
+      instances.map((instance) =>
+        fetch(`${instance.url}/paykit/webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(event),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const bodies = await Promise.all(answers.map(body));
+    expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1);
+    const hookRuns = instances.flatMap((instance) =>
+      instance.messages.filter((m) => m.type === 'event' && m.resourceId === fleet.paymentRequestId),
+    );
+    expect(hookRuns).toEqual([
+      { type: 'event', eventType: 'payment_request.completed', resourceId: fleet.paymentRequestId },
+    ]);
+  });
+
+  it('refresh after the lease of a process killed in the middle of its refresh, and keep the merchant', async () => {
+    await fleet.expireAccessToken();
+    const before = fleet.api.tokenRequestsBy.length;
+    // The authorization server holds the next token request without acting on it, long enough to kill its sender.
+    await armFault(fleet, { path: '/v1/open/oauth/token', kind: 'timeout', delay_ms: 10_000, times: 1 });
+    const calls = instances.map((instance) =>
+      Promise.all(Array.from({ length: 20 }, () => readPayment(fleet, instance).catch(() => undefined))),
+    );
+    await expect.poll(() => fleet.api.tokenRequestsBy.length - before, { timeout: 10_000, interval: 10 }).toBe(1);
+    const holder = instances[Number(fleet.api.tokenRequestsBy[before])]!;
+    holder.process.kill('SIGKILL');
+
+    const survivors = instances.filter((instance) => instance !== holder);
+    const settled = await Promise.all(survivors.map((instance) => calls[instance.index]!));
+    // The survivors waited for the lease to lapse (7 s), then one of them refreshed with the unspent token.
+    expect(settled.flat().map((answer) => answer?.status)).toEqual(Array(60).fill(200));
+    expect(fleet.api.tokenRequestsBy.length - before).toBe(2);
+    expect(fleet.api.tokenRequestsBy[before + 1]).not.toBe(String(holder.index));
+    expect(liveGrants(fleet)).toBeGreaterThanOrEqual(1);
+    expect((await readPayment(fleet, survivors[0]!)).status).toBe(200);
+    instances = survivors;
+  }, 40_000);
+});
+
+describe('three processes when PostgreSQL stops in the middle', () => {
+  let database: TestPostgres;
+  let fleet: Fleet;
+  let shared: Shared;
+  let instances: Instance[];
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    // A server of its own: this test stops it.
+    database = await startTestPostgres();
+    shared = await sharedStores(database.url);
+    fleet = await prepareFleet(shared.stores.connections);
+    const started = await startFleet(fleet, shared, 3);
+    instances = started.instances;
+    stop = started.close;
+  }, 60_000);
+  afterAll(async () => {
+    await stop?.();
+    await fleet?.close();
+    await shared?.stores.close();
+    await database?.close();
+  });
+
+  it('answer 503 store_unavailable fast, never 500 nor a second payment request, and recover with nothing lost', async () => {
+    const answered = new Map<string, { status: number; code?: string; id?: string; ms: number }[]>();
+    const send = async (key: string, index: number) => {
+      // Each click reaches two instances at once, as a retry through a load balancer would.
+      const pair = [instances[index % 3]!, instances[(index + 1) % 3]!];
+      await Promise.all(
+        pair.map(async (instance) => {
+          const started = Date.now();
+          const answer = await startCheckout(fleet, instance, key);
+          const json = await body(answer);
+          const seen = answered.get(key) ?? [];
+          seen.push({ status: answer.status, code: json.code, id: json.id, ms: Date.now() - started });
+          answered.set(key, seen);
+        }),
+      );
+    };
+    const keys = Array.from(
+      { length: 60 },
+      (_, i) => `outage-${String(i).padStart(3, '0')}-${randomBytes(4).toString('hex')}`,
+    );
+    const before = fleet.api.count('POST', '/v1/payment-requests');
+
+    // A steady stream of clicks; the database stops a third of the way in and comes back at two thirds.
+    const stream = (async () => {
+      for (const [index, key] of keys.entries()) {
+        void send(key, index);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await database.stop();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await database.start();
+    await stream;
+    await expect.poll(() => [...answered.values()].flat().length, { timeout: 30_000 }).toBe(keys.length * 2);
+
+    const all = [...answered.values()].flat();
+    expect(all.filter((a) => a.status !== 201 && a.status !== 503)).toEqual([]);
+    expect(all.filter((a) => a.status === 503).every((a) => a.code === 'store_unavailable' && a.ms < 3_000)).toBe(true);
+    expect(all.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+
+    // Back up: every click retried on both instances gets one payment request, the same one it got before.
+    const retried = new Map<string, string[]>();
+    await Promise.all(
+      keys.map(async (key) => {
+        const answers = await Promise.all(
+          instances.slice(0, 2).map(async (instance) => body(await startCheckout(fleet, instance, key))),
+        );
+        retried.set(
+          key,
+          answers.map((a) => a.id ?? `no id: ${a.code}`),
+        );
+      }),
+    );
+    for (const key of keys) {
+      const ids = new Set([...retried.get(key)!, ...answered.get(key)!.flatMap((a) => (a.id ? [a.id] : []))]);
+      expect(ids.size, `key ${key}: ${[...ids].join(', ')}`).toBe(1);
+    }
+    expect(fleet.api.count('POST', '/v1/payment-requests') - before).toBe(keys.length);
+  }, 90_000);
+});
