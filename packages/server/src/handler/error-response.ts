@@ -30,13 +30,15 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
 
 /** Turns any thrown value into a JSON error answer. */
 export function errorResponse(error: unknown, logger: Logger): Response {
-  if (error instanceof PaykitError) {
+  if (error instanceof PaykitError && error.code !== 'internal_error') {
     const status = STATUS_BY_CODE[error.code] ?? 500;
     if (status >= 500) logger.warn(`paykit: ${error.code}: ${error.message}`);
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
     return json(error.toJSON(), status, headers);
   }
+  // A bug, or an `internal_error` (a stored connection no key opens, a missing option): its words are for the
+  // shop's log, never for the browser.
   logger.error('paykit: unexpected error in the handler', error);
   return json({ message: 'Something went wrong on the shop’s server. Please try again.', code: 'internal_error' }, 500);
 }
@@ -47,7 +49,8 @@ export function errorResponse(error: unknown, logger: Logger): Response {
  * mean the same thing to the browser (such as `not_found` for a reference that is not this shop's).
  */
 export function asUpstreamFailure(error: unknown, message: string, keep: readonly ErrorCode[] = []): unknown {
-  if (!(error instanceof PaykitError) || keep.includes(error.code)) return error;
+  // The shop's own store being down (reading a merchant's credentials) is not the API's failure: it stays a 503.
+  if (!(error instanceof PaykitError) || keep.includes(error.code) || error.code === 'store_unavailable') return error;
   if (error.code === 'timeout' || error.code === 'network_error')
     return new PaykitError(error.code, message, { cause: error });
   return new PaykitError('upstream_error', message, { cause: error });

@@ -6,7 +6,8 @@
 import { isPaykitError, PaykitError } from '@paykit/core';
 
 /** What a shopper reads when the store is down (the handler sends it as the 503's message). */
-export const STORE_UNAVAILABLE_MESSAGE = 'The shop could not reach its database. Please try again in a moment.';
+export const STORE_UNAVAILABLE_MESSAGE =
+  'The shop is busy right now. Nothing was charged: please try again in a moment.';
 
 /** Error codes of Node's sockets and of the driver that mean the connection could not be made or was lost. */
 const CONNECTION_CODES = new Set([
