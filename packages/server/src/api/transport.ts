@@ -83,22 +83,42 @@ async function attemptOnce<S extends z.ZodType>(
       body = encodeForm(operation.body).toString();
     }
   }
-  const timeout = AbortSignal.timeout(config.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  // One controller, aborted by a plain timer or by the caller's signal: Node 20 makes AbortSignal.timeout and
+  // AbortSignal.any costly (each signal is a transferable object; `any` follows its sources through weak refs).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  }, config.timeoutMs);
+  timer.unref?.();
+  const outer = options.signal;
   const what = `${operation.method} /${operation.path.join('/')}`;
+  const forward = () => controller.abort(outer?.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener('abort', forward, { once: true });
   let response: Response;
   let text: string;
   try {
-    response = await config.fetch(url, { method: operation.method, headers, body, signal, redirect: 'error' });
+    response = await config.fetch(url, {
+      method: operation.method,
+      headers,
+      body,
+      signal: controller.signal,
+      redirect: 'error',
+    });
     text = await response.text();
   } catch (error) {
-    if (timeout.aborted) {
+    if (timedOut) {
       throw new PaykitError('timeout', `The Payments API did not answer ${what} within ${config.timeoutMs} ms`, {
         cause: error,
       });
     }
-    if (options.signal?.aborted) throw options.signal.reason;
+    if (outer?.aborted) throw outer.reason;
     throw new PaykitError('network_error', `Could not reach the Payments API for ${what}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', forward);
   }
   if (!response.ok) throw await failure(config, response, text, what);
   let json: unknown;
