@@ -1,10 +1,11 @@
 /**
- * Runs a web-standard handler on `node:http`: the request becomes a `Request` (streaming body, aborted when
- * the client goes away), and the `Response` is written back (status, every header including repeated
- * `Set-Cookie`, body).
+ * Runs a web-standard handler on `node:http`: the request becomes a `Request` (streaming body, its `signal`
+ * aborted when the client goes away), and the `Response` is written back (status, every header including
+ * repeated `Set-Cookie`, body).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { jsonText } from '../handler/http.js';
 
 /** A request as Express and Connect pass it: `originalUrl` is the URL before any mount path was removed. */
 type NodeRequest = IncomingMessage & { originalUrl?: string };
@@ -32,13 +33,25 @@ export async function handleNodeRequest(
   res: ServerResponse,
   body?: string,
 ): Promise<void> {
-  const controller = new AbortController();
+  // The signal is made when something first reads `request.signal`: on Node 20 a signal that a Request
+  // follows costs about as much as the Request itself, and the handler's own routes never read it.
+  let controller: AbortController | undefined;
+  let gone = false;
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
+    if (res.writableFinished) return;
+    gone = true;
+    controller?.abort();
   });
+  const signal = (): AbortSignal => {
+    if (!controller) {
+      controller = new AbortController();
+      if (gone) controller.abort();
+    }
+    return controller.signal;
+  };
   let response: Response;
   try {
-    response = await handler(toRequest(req, controller.signal, body));
+    response = await handler(toRequest(req, signal, body));
   } catch {
     // The handler answers its own failures; this is a bug in the adapter's caller, and no detail leaves it.
     response = new Response('{"message":"Something went wrong.","code":"internal_error"}', {
@@ -46,18 +59,54 @@ export async function handleNodeRequest(
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
   }
-  await writeResponse(response, res);
+  return writeResponse(response, res);
 }
 
 function handle(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse) {
   return handleNodeRequest(handler, req, res).catch(() => res.destroy());
 }
 
-function toRequest(req: NodeRequest, signal: AbortSignal, body?: string): Request {
+/**
+ * A `Request` whose `signal` is made on first use (see {@link handleNodeRequest}); so is the signal of its
+ * clones. A Request made from it with `new Request(request)` or `fetch(request)` takes the base signal instead,
+ * which never aborts.
+ */
+class IncomingRequest extends Request {
+  readonly #signal: () => AbortSignal;
+
+  constructor(input: string | URL | Request, init: RequestInit, signal: () => AbortSignal) {
+    super(input, init);
+    this.#signal = signal;
+  }
+
+  // @ts-expect-error TS2611: the types declare `signal` as a property; it is an accessor of Request.prototype.
+  override get signal(): AbortSignal {
+    return this.#signal();
+  }
+
+  // @ts-expect-error TS2425: the types declare `clone` as a property; it is a method of Request.prototype.
+  override clone(): Request {
+    return new IncomingRequest(Request.prototype.clone.call(this), {}, this.#signal);
+  }
+}
+
+/** A host name, IPv4 or bracketed IPv6 address, with an optional port. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/**
+ * A request target that is a path: one slash, not followed by another, a backslash or a tab or newline (which
+ * the URL parser drops, so that a slash after it would still make "//" and name a host).
+ */
+const PATH = /^\/(?:$|[^/\\\t\n\r])/;
+
+function toRequest(req: NodeRequest, signal: () => AbortSignal, body?: string): Request {
   // The host comes from the socket's own address when the Host header is absent (HTTP/1.0).
   const host = req.headers.host ?? `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
   const protocol = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
-  const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${host}`);
+  const origin = `${protocol}://${host}`;
+  const target = req.originalUrl ?? req.url ?? '/';
+  // A plain host and a target that is a path (the usual case) make the URL by concatenation, which the Request
+  // parses once; anything else (an absolute or "//" target, an unusual Host) is resolved against the origin.
+  const url = PLAIN_HOST.test(host) && PATH.test(target) ? origin + target : new URL(target, origin);
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i];
@@ -66,24 +115,37 @@ function toRequest(req: NodeRequest, signal: AbortSignal, body?: string): Reques
     if (name !== undefined && value !== undefined && !name.startsWith(':')) headers.append(name, value);
   }
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(url, {
-    method,
-    headers,
-    signal,
-    ...(hasBody ? { body: body ?? (Readable.toWeb(req) as ReadableStream<Uint8Array>), duplex: 'half' } : {}),
-  });
+  const init: RequestInit = { method, headers };
+  if (method !== 'GET' && method !== 'HEAD') {
+    init.body = body ?? (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+    init.duplex = 'half';
+  }
+  return new IncomingRequest(url, init, signal);
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+/**
+ * Writes the answer back. The handler's answers are small JSON documents: one write of the whole body, with
+ * its length, is much cheaper than piping a stream. An answer made by `json` is written from its text at once,
+ * without reading its body stream back (reading `response.body` would also make a lazily built Response, such
+ * as @hono/node-server's, build its stream); any other body is read into one buffer first.
+ */
+function writeResponse(response: Response, res: ServerResponse): Promise<void> | undefined {
+  const text = jsonText(response);
+  if (text !== undefined || !response.body) {
+    send(response, res, text);
+    return undefined;
+  }
+  return response.arrayBuffer().then((bytes) => send(response, res, Buffer.from(bytes)));
+}
+
+function send(response: Response, res: ServerResponse, body: string | Buffer | undefined): void {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  // The handler's answers are small JSON documents: one buffer write is much cheaper than piping a stream.
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  if (body !== undefined && !('content-length' in headers)) headers['content-length'] = String(Buffer.byteLength(body));
   res.writeHead(response.status, headers);
   res.end(body);
 }

@@ -10,9 +10,23 @@ const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
+/** The text of each answer made by {@link json}: the body as it was given, for {@link jsonText}. */
+const texts = new WeakMap<Response, string>();
+
 /** A JSON answer. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...headers } });
+  const text = JSON.stringify(body);
+  const response = new Response(text, { status, headers: { ...BASE_HEADERS, ...headers } });
+  texts.set(response, text);
+  return response;
+}
+
+/**
+ * The body of an answer made by {@link json}, as text; `undefined` for any other `Response`. The node adapter
+ * writes it as it is, instead of reading the answer's body stream back into a buffer.
+ */
+export function jsonText(response: Response): string | undefined {
+  return texts.get(response);
 }
 
 /**

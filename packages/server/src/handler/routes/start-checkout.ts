@@ -31,10 +31,12 @@ export function startCheckoutRoute(
   return async (request: Request): Promise<Response> => {
     const body = await readJsonObject(request, maxBodyBytes);
     const choice = parseOrThrow(shopperChoiceSchema, body, 'The checkout request');
+    const key = request.headers.get('idempotency-key');
     const started = await runIdempotently<CheckoutStarted>({
       store,
-      key: request.headers.get('idempotency-key'),
-      fingerprint: JSON.stringify(choice),
+      key,
+      // Without a key there is nothing to compare the request with.
+      fingerprint: key === null ? '' : JSON.stringify(choice),
       work: () => start(merchants, options, choice, request),
       policy: DEFAULT_IDEMPOTENCY_POLICY,
       logger,

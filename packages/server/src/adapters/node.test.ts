@@ -1,0 +1,128 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { json } from '../handler/http.js';
+import { toNodeListener } from './node.js';
+
+let server: Server | undefined;
+afterEach(() => {
+  server?.closeAllConnections();
+  server?.close();
+  server = undefined;
+});
+
+async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
+  server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Sends a POST and goes away after `ms`, without waiting for the answer. */
+function postAndLeave(url: string, ms: number): void {
+  const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } });
+  request.on('error', () => undefined);
+  request.end('{}');
+  setTimeout(() => request.destroy(), ms);
+}
+
+/** A GET with this exact request target and Host header, as `fetch` would never send it; the answer's body. */
+function rawGet(port: number, target: string, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.end(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    });
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    socket.on('end', () => resolve(text.slice(text.indexOf('\r\n\r\n') + 4)));
+    socket.on('error', reject);
+  });
+}
+
+function abortOf(signal: AbortSignal): Promise<string> {
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve) => {
+    signal.addEventListener('abort', () => resolve('aborted'));
+    setTimeout(() => resolve('still running'), 1_000);
+  });
+}
+
+describe('toNodeListener', () => {
+  it('hands over method, URL, headers and body, and writes back status, headers, every Set-Cookie and the length', async () => {
+    const url = await serve(async (request) => {
+      const headers = new Headers({ 'content-type': 'text/plain', 'x-seen': request.headers.get('x-test') ?? '' });
+      headers.append('set-cookie', 'a=1');
+      headers.append('set-cookie', 'b=2');
+      return new Response(`${request.method} ${new URL(request.url).pathname}: ${await request.text()}`, {
+        status: 202,
+        headers,
+      });
+    });
+    const answer = await fetch(`${url}/some/path?x=1`, { method: 'PUT', headers: { 'x-test': 'yes' }, body: 'héllo' });
+    expect(answer.status).toBe(202);
+    expect(answer.headers.get('x-seen')).toBe('yes');
+    expect(answer.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    const text = await answer.text();
+    expect(text).toBe('PUT /some/path: héllo');
+    expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+  });
+
+  it('gives the Request the URL that the target resolves to against the Host', async () => {
+    const url = await serve(
+      async (request) =>
+        new Response(request.url, { headers: { 'content-length': String(Buffer.byteLength(request.url)) } }),
+    );
+    const { port } = new URL(url);
+    const cases: [target: string, host: string][] = [
+      ['/paykit/payment-requests?merchant=b%20c', `127.0.0.1:${port}`],
+      ['/a/./b/../c/%2e%2e/d', `Shop.Example:${port}`],
+      ['//other.example/x', `127.0.0.1:${port}`],
+      ['/\\other.example/x', `127.0.0.1:${port}`],
+      ['http://absolute.example/y', `127.0.0.1:${port}`],
+      ['/x', `[::1]:${port}`],
+    ];
+    for (const [target, host] of cases) {
+      const answer = await rawGet(Number(port), target, host);
+      expect(answer, `${target} with Host ${host}`).toBe(new URL(target, `http://${host}`).href);
+    }
+  });
+
+  it('writes an answer made by json() from its text, with its length in bytes', async () => {
+    const url = await serve(async () => json({ message: 'déjà vu ✓' }, 201, { 'x-extra': '1' }));
+    const answer = await fetch(url);
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(answer.headers.get('x-extra')).toBe('1');
+    expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength('{"message":"déjà vu ✓"}')));
+    expect(await answer.json()).toEqual({ message: 'déjà vu ✓' });
+  });
+
+  it('aborts request.signal (and its clones) when the client goes away, whenever it is first read', async () => {
+    const outcomes = new Map<string, Promise<string[]>>();
+    const url = await serve(async (request) => {
+      const path = new URL(request.url).pathname;
+      // "/late" reads the signal only after the client has gone.
+      if (path === '/late') await new Promise((resolve) => setTimeout(resolve, 300));
+      const copy = request.clone();
+      const outcome = Promise.all([abortOf(request.signal), abortOf(copy.signal)]);
+      outcomes.set(path, outcome);
+      await outcome;
+      return new Response(null, { status: 204 });
+    });
+    postAndLeave(`${url}/early`, 100);
+    postAndLeave(`${url}/late`, 100);
+    await expect.poll(() => outcomes.size).toBe(2);
+    expect(await outcomes.get('/early')).toEqual(['aborted', 'aborted']);
+    expect(await outcomes.get('/late')).toEqual(['aborted', 'aborted']);
+  });
+
+  it('does not abort request.signal after a complete answer', async () => {
+    let signal: AbortSignal | undefined;
+    const url = await serve(async (request) => {
+      signal = request.signal;
+      return new Response('done');
+    });
+    expect(await (await fetch(url, { method: 'POST', body: '{}' })).text()).toBe('done');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(signal?.aborted).toBe(false);
+  });
+});
