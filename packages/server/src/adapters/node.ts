@@ -79,14 +79,24 @@ class IncomingRequest extends Request {
     this.#signal = signal;
   }
 
-  // @ts-expect-error TS2611: the types declare `signal` as a property; it is an accessor of Request.prototype.
-  override get signal(): AbortSignal {
-    return this.#signal();
-  }
-
-  // @ts-expect-error TS2425: the types declare `clone` as a property; it is a method of Request.prototype.
-  override clone(): Request {
-    return new IncomingRequest(Request.prototype.clone.call(this), {}, this.#signal);
+  static {
+    // On Request.prototype `signal` is an accessor and `clone` a method; some type libraries declare them as
+    // properties, which a class may not override with an accessor or a method, so they are defined here.
+    Object.defineProperties(IncomingRequest.prototype, {
+      signal: {
+        configurable: true,
+        get(this: IncomingRequest): AbortSignal {
+          return this.#signal();
+        },
+      },
+      clone: {
+        configurable: true,
+        writable: true,
+        value(this: IncomingRequest): Request {
+          return new IncomingRequest(Request.prototype.clone.call(this), {}, this.#signal);
+        },
+      },
+    });
   }
 }
 
@@ -115,7 +125,7 @@ function toRequest(req: NodeRequest, signal: () => AbortSignal, body?: string): 
     if (name !== undefined && value !== undefined && !name.startsWith(':')) headers.append(name, value);
   }
   const method = req.method ?? 'GET';
-  const init: RequestInit = { method, headers };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (method !== 'GET' && method !== 'HEAD') {
     init.body = body ?? (Readable.toWeb(req) as ReadableStream<Uint8Array>);
     init.duplex = 'half';
