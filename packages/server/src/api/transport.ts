@@ -25,6 +25,12 @@ export interface Operation<S extends z.ZodType> {
   schema: S;
 }
 
+/**
+ * Failures of the credentials themselves (a refresh that another instance held past twice its lease, a store
+ * that is down): the credentials already waited as long as they should, so a read is not tried again for them.
+ */
+const credentialFailures = new WeakSet<PaykitError>();
+
 /** Statuses the API answers with, and the code each becomes. */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'validation_failed',
@@ -53,7 +59,13 @@ export async function callApi<S extends z.ZodType>(
     try {
       return await attemptOnce(config, operation, url, options);
     } catch (error) {
-      if (!retries || !(error instanceof PaykitError) || !isTransient(error) || attempt >= config.retry.attempts)
+      if (
+        !retries ||
+        !(error instanceof PaykitError) ||
+        !isTransient(error) ||
+        credentialFailures.has(error) ||
+        attempt >= config.retry.attempts
+      )
         throw error;
       const backoff = Math.random() * config.retry.baseDelayMs * 2 ** (attempt - 1);
       const delay = Math.max(backoff, (error.retryAfterSeconds ?? 0) * 1000);
@@ -71,7 +83,12 @@ async function attemptOnce<S extends z.ZodType>(
   options: CallOptions,
 ): Promise<z.output<S>> {
   const headers = new Headers({ accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' });
-  await config.auth.apply(headers);
+  try {
+    await config.auth.apply(headers);
+  } catch (error) {
+    if (error instanceof PaykitError) credentialFailures.add(error);
+    throw error;
+  }
   if (config.platformKey) headers.set('x-platform-key', config.platformKey);
   let body: string | undefined;
   if (operation.body) {
