@@ -3,7 +3,7 @@
  * held elsewhere, and an outcome kept even when the store fails at the worst moment.
  */
 import { isPaykitError } from '@paykit/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runIdempotently, type IdempotencyPolicy } from './idempotency.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
 import type { Logger } from './logger.js';
@@ -43,6 +43,8 @@ describe('runIdempotently', () => {
     const store = new MemoryIdempotencyStore();
     const job = counter();
     const first = run(store, 'key-0002', 'body-a', job.work);
+    // The first request holds the claim (its work started) before the second arrives: digests are async.
+    await vi.waitFor(() => expect(job.runs).toBe(1));
     await expect(run(store, 'key-0002', 'body-b', job.work)).rejects.toMatchObject({ code: 'conflict' });
     await first;
     await expect(run(store, 'key-0002', 'body-b', job.work)).rejects.toMatchObject({ code: 'conflict' });
