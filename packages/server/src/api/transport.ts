@@ -5,6 +5,7 @@
 import { encodeForm, errorBodySchema, PaykitError, toFieldErrors, type ErrorCode } from '@paykit/core';
 import type * as z from 'zod';
 import type { ResolvedApiConfig } from './config.js';
+import { sleep } from '../sleep.js';
 
 /** Per-call options. */
 export interface CallOptions {
@@ -204,18 +205,4 @@ export function readRetryAfter(value: string | null): number | undefined {
 function describe(response: Response, text: string): string {
   const type = response.headers.get('content-type') ?? 'no content type';
   return text.length === 0 ? `empty, ${type}` : `${type}, ${text.length} bytes`;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

@@ -3,6 +3,7 @@
  * a 429, and a 429's `Retry-After` must pause every caller. With several instances the budget must be shared,
  * or N instances send N times the limit: `createPostgresStores` from `@paykit/server/postgres` gives one.
  */
+import { sleep } from '../sleep.js';
 
 /** A request budget shared by every caller of one client's token endpoint. */
 export interface TokenBudget {
@@ -72,18 +73,4 @@ function waitBeforeStart(starts: number[], pausedUntil: number, limit: number, n
   while (starts.length > 0 && starts[0]! <= now - 60_000) starts.shift();
   if (pausedUntil > now) return pausedUntil - now;
   return starts.length < limit ? 0 : starts[0]! + 60_000 - now;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

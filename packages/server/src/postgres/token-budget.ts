@@ -7,6 +7,7 @@ import type { TokenBudget } from '../oauth/token-budget.js';
 import type { Chores } from './chores.js';
 import type { Database } from './database.js';
 import type { Tables } from './schema.js';
+import { sleep } from '../sleep.js';
 
 const WINDOW_MS = 60_000;
 
@@ -107,23 +108,4 @@ export class PostgresTokenBudget implements TokenBudget {
       );
     });
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    }
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 }
