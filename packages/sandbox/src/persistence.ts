@@ -17,7 +17,7 @@ import * as z from 'zod';
 import type { SandboxContext } from './context.js';
 import type { LedgerEntry } from './ledger.js';
 import type { App, AuthorizationCode, Grant, User } from './oauth/oauth-state.js';
-import type { ResourceKind } from './resources.js';
+import { RESOURCE_KINDS } from './resources.js';
 import type { Business, ChargeRecord, PaymentRequestRecord, WebhookEndpoint } from './state.js';
 
 /** What the `format` field of a state document says. */
@@ -91,24 +91,8 @@ const ledgerEntry = z.object({
   currency: z.string(),
 }) satisfies z.ZodType<LedgerEntry, unknown>;
 
-const resourceKinds = [
-  'products',
-  'invoices',
-  'customers',
-  'subscription_plans',
-  'transfers',
-  'beneficiaries',
-  'staff',
-  'terminals',
-  'static_qr_codes',
-  'payouts',
-  'refunds',
-  'saved_cards',
-  'orders',
-] as const satisfies readonly ResourceKind[];
-
 const resource = z.object({
-  kind: z.enum(resourceKinds),
+  kind: z.enum(RESOURCE_KINDS),
   businessId: z.string(),
   json: z.looseObject({ id: z.string() }),
 });

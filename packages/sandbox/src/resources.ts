@@ -5,21 +5,25 @@
  */
 import { newId } from './ids.js';
 
+/** Every kind of record the store keeps (the persisted file and the tests list them from here). */
+export const RESOURCE_KINDS = [
+  'products',
+  'invoices',
+  'customers',
+  'subscription_plans',
+  'transfers',
+  'beneficiaries',
+  'staff',
+  'terminals',
+  'static_qr_codes',
+  'payouts',
+  'refunds',
+  'saved_cards',
+  'orders',
+] as const;
+
 /** The kinds of record the store keeps. */
-export type ResourceKind =
-  | 'products'
-  | 'invoices'
-  | 'customers'
-  | 'subscription_plans'
-  | 'transfers'
-  | 'beneficiaries'
-  | 'staff'
-  | 'terminals'
-  | 'static_qr_codes'
-  | 'payouts'
-  | 'refunds'
-  | 'saved_cards'
-  | 'orders';
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
 /** A stored record: its JSON as the API answers, and its owner. */
 export interface StoredResource {

@@ -7,24 +7,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../../test/support/sandbox-calls.js';
-import type { ResourceKind } from '../resources.js';
+import { RESOURCE_KINDS } from '../resources.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
-
-const KINDS: readonly ResourceKind[] = [
-  'products',
-  'invoices',
-  'customers',
-  'subscription_plans',
-  'transfers',
-  'beneficiaries',
-  'staff',
-  'terminals',
-  'static_qr_codes',
-  'payouts',
-  'refunds',
-  'saved_cards',
-  'orders',
-];
 
 const CODES = [
   'validation_failed',
@@ -69,7 +53,7 @@ function fingerprint(): string {
     paymentRequests: [...state.paymentRequests.values()],
     charges: [...state.charges.values()],
     ledger: state.ledger.entries,
-    resources: KINDS.map((kind) => state.resources.list(kind, sandbox.seed.businessId)),
+    resources: RESOURCE_KINDS.map((kind) => state.resources.list(kind, sandbox.seed.businessId)),
   });
 }
 
