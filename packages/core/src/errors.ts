@@ -31,6 +31,9 @@
  * | `state_expired` | an OAuth callback's `state` is older than ten minutes |
  * | `state_used` | an OAuth callback's `state` was already handled (a reload, Back, or a replay) |
  * | `access_denied` | the merchant declined the connection on the consent page |
+ * | `issuer_mismatch` | an OAuth callback's `iss` is not the configured authorization server (RFC 9207 mix-up defence): the code is sent nowhere |
+ * | `code_reused` | an authorization code this platform already exchanged or tried: it is not sent to the authorization server again |
+ * | `request_timeout` | a request body did not arrive within the server's read deadline (HTTP 408) |
  * | `internal_error` | a bug in paykit or in a hook; details are logged, never sent |
  */
 export type ErrorCode =
@@ -59,6 +62,9 @@ export type ErrorCode =
   | 'state_expired'
   | 'state_used'
   | 'access_denied'
+  | 'issuer_mismatch'
+  | 'code_reused'
+  | 'request_timeout'
   | 'internal_error';
 
 /** One broken rule of one field. `path` is dotted (`payment_methods.2`); `(body)` means the whole body. */

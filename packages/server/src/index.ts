@@ -20,7 +20,13 @@ export { createMerchantApi, type ListQuery, type MerchantApi } from './api/merch
 export { apiKeyAuth, type ApiAuth, type ApiConfig, type PaginationNames, type RetryPolicy } from './api/config.js';
 export type { CallOptions } from './api/transport.js';
 export { PaykitError, isPaykitError, type ErrorCode } from '@paykit/core';
-export { createPlatform, type ConnectedBusiness, type Platform, type PlatformOptions } from './platform/platform.js';
+export {
+  createPlatform,
+  type ConnectedBusiness,
+  type Platform,
+  type PlatformOAuthOptions,
+  type PlatformOptions,
+} from './platform/platform.js';
 export {
   MemoryConnectionStore,
   type ConnectionStore,

@@ -26,6 +26,9 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   timeout: 504,
   network_error: 502,
   store_unavailable: 503,
+  issuer_mismatch: 400,
+  code_reused: 400,
+  request_timeout: 408,
 };
 
 /** Turns any thrown value into a JSON error answer. */

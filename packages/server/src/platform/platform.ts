@@ -8,24 +8,24 @@ import { apiKeyAuth, type ApiConfig } from '../api/config.js';
 import { createMerchantApi, type MerchantApi } from '../api/merchant-api.js';
 import { connectedMerchantAuth } from '../oauth/connected-merchant-auth.js';
 import { MemoryConnectionStore, type ConnectionStore, type MerchantCredentials } from '../oauth/connection-store.js';
-import { createOAuthClient, type OAuthClient } from '../oauth/oauth-client.js';
+import { createOAuthClient, type OAuthClient, type OAuthClientOptions } from '../oauth/oauth-client.js';
 import { hasRefreshLeases, ProcessRefreshLeases } from '../oauth/refresh-leases.js';
 import type { TokenBudget } from '../oauth/token-budget.js';
 
+/** The platform's OAuth app: {@link OAuthClientOptions} without what the platform supplies itself. */
+export interface PlatformOAuthOptions extends Omit<OAuthClientOptions, 'apiBaseUrl' | 'tokenBudget' | 'fetch'> {
+  /** The redirect URIs registered on the app; a callback naming another is refused before any exchange. */
+  redirectUris?: readonly string[];
+}
+
 /** Options of {@link createPlatform}. */
 export interface PlatformOptions extends Omit<ApiConfig, 'apiKey' | 'auth'> {
-  /** The platform's OAuth app, for merchants connected with "Connect with Payments". */
-  oauth?: {
-    clientId: string;
-    /** Server-side only. */
-    clientSecret: string;
-    /** The redirect URIs registered on the app; a callback naming another is refused before any exchange. */
-    redirectUris?: readonly string[];
-    /** Token requests a minute when no shared `tokenBudget` is given. Default 90 (spec 8). */
-    maxRequestsPerMinute?: number;
-    /** Time limit of each token request. Default 10 s. */
-    timeoutMs?: number;
-  };
+  /**
+   * The platform's OAuth app, for merchants connected with "Connect with Payments": the token client's
+   * options ({@link OAuthClientOptions}, whose defaults are the spec's paths under `apiBaseUrl`) and the
+   * redirect URIs registered on the app.
+   */
+  oauth?: PlatformOAuthOptions;
   /**
    * Where merchant credentials are kept. Default in memory (one process). `FileConnectionStore` survives
    * restarts of one process; with several instances use `stores.connections` of `createPostgresStores`
