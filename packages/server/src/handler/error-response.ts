@@ -35,7 +35,12 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
 export function errorResponse(error: unknown, logger: Logger): Response {
   if (error instanceof PaykitError && error.code !== 'internal_error') {
     const status = STATUS_BY_CODE[error.code] ?? 500;
-    if (status >= 500) logger.warn(`paykit: ${error.code}: ${error.message}`);
+    // The browser gets the shop's words; what actually happened upstream (the cause) goes to the shop's log.
+    if (status >= 500) {
+      const message = `paykit: ${error.code}: ${error.message}`;
+      if (error.cause === undefined) logger.warn(message);
+      else logger.warn(message, error.cause);
+    }
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
     return json(error.toJSON(), status, headers);
