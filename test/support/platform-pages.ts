@@ -1,0 +1,72 @@
+/**
+ * A platform's web server for end-to-end tests on 127.0.0.1: HTML pages the test writes (the page with the
+ * connect button, the return page), the BUILT all-in-one bundle of `@paykit/elements` at `/paykit.js` (what a
+ * site loads with a script tag; `pnpm build` makes it), and a paykit handler mounted under a prefix. It listens
+ * before it has pages or a handler, because the authorization server must know its redirect URI first.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeListener } from '@paykit/server/node';
+
+/** The built bundle (`pnpm --filter @paykit/elements build`). */
+const BUNDLE = new URL('../../packages/elements/dist/paykit.js', import.meta.url);
+
+/** A running page server. */
+export interface PlatformPages {
+  /** Its origin, such as `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** Serves `html` (a whole document) at `path`. */
+  page(path: string, html: string): void;
+  /** Answers every request under `prefix` (such as `/paykit`) with `handler`. */
+  mount(prefix: string, handler: (request: Request) => Promise<Response>): void;
+  close(): Promise<void>;
+}
+
+/** A document that loads the bundle as a module and holds `body`. */
+export function pageWith(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>${title}</title>
+    <script type="module" src="/paykit.js"></script>
+  </head>
+  <body>
+    <main>${body}</main>
+  </body>
+</html>`;
+}
+
+/** Starts the server on a free port. Fails when the bundle was not built: the test would prove nothing. */
+export async function startPlatformPages(): Promise<PlatformPages> {
+  const bundle = await readFile(BUNDLE).catch((error: unknown) => {
+    throw new Error(`${BUNDLE.pathname} is missing: run \`pnpm --filter @paykit/elements build\` first`, {
+      cause: error,
+    });
+  });
+  const pages = new Map<string, string>();
+  const mounts: { prefix: string; listener: ReturnType<typeof toNodeListener> }[] = [];
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const mounted = mounts.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+    if (mounted) return mounted.listener(req, res);
+    if (req.method === 'GET' && path === '/paykit.js') {
+      return res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(bundle);
+    }
+    const html = req.method === 'GET' ? pages.get(path) : undefined;
+    if (html === undefined) return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    page: (path, html) => pages.set(path, html),
+    mount: (prefix, handler) => mounts.push({ prefix, listener: toNodeListener(handler) }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
