@@ -36,18 +36,34 @@ describe('the migration', () => {
   it('creates the tables once, and a second run changes nothing', async () => {
     const prefix = testTablePrefix();
     await open({ tablePrefix: prefix });
-    const [before] = await rows(`SELECT version, applied_at FROM ${prefix}schema_migrations`);
+    const before = await rows(`SELECT version, applied_at FROM ${prefix}schema_migrations ORDER BY version`);
     await open({ tablePrefix: prefix });
-    expect(await rows(`SELECT version, applied_at FROM ${prefix}schema_migrations`)).toEqual([before]);
-    expect(before!.version).toBe(SCHEMA_VERSION);
+    expect(await rows(`SELECT version, applied_at FROM ${prefix}schema_migrations ORDER BY version`)).toEqual(before);
+    expect(before.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
     expect(await tablesOf(prefix)).toEqual([
       'connections',
       'events',
       'idempotency',
+      'oauth_codes',
       'schema_migrations',
       'token_clients',
       'token_requests',
     ]);
+  });
+
+  it('brings tables of version 1 up to date, keeping what they hold', async () => {
+    const prefix = testTablePrefix();
+    const first = await open({ tablePrefix: prefix });
+    await first.connections.set('biz_1', { kind: 'api_key', apiKey: 'key_kept' });
+    // What a database written by the version-1 code looks like: no code ledger, version 1 only.
+    await rows(`DROP TABLE ${prefix}oauth_codes`);
+    await rows(`DELETE FROM ${prefix}schema_migrations WHERE version > 1`);
+    const upgraded = await open({ tablePrefix: prefix });
+    expect(
+      (await rows(`SELECT version FROM ${prefix}schema_migrations ORDER BY version`)).map((r) => r.version),
+    ).toEqual([1, 2]);
+    expect(await upgraded.codes.claimCode('hash', 60_000)).toBe(true);
+    expect(await upgraded.connections.get('biz_1')).toEqual({ kind: 'api_key', apiKey: 'key_kept' });
   });
 
   it('lets ten instances start at once on a fresh prefix: all succeed, one schema', async () => {
@@ -57,7 +73,7 @@ describe('the migration', () => {
       expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
       const versions = await rows(`SELECT version FROM ${prefix}schema_migrations ORDER BY version`);
       expect(versions.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
-      expect(await tablesOf(prefix)).toHaveLength(6);
+      expect(await tablesOf(prefix)).toHaveLength(7);
     }
   });
 

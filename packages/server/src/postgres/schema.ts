@@ -16,6 +16,7 @@ export interface Tables {
   idempotency: string;
   tokenClients: string;
   tokenRequests: string;
+  codes: string;
 }
 
 /**
@@ -41,6 +42,7 @@ export function tablesOf(prefix: string): Tables {
     idempotency: `${prefix}idempotency`,
     tokenClients: `${prefix}token_clients`,
     tokenRequests: `${prefix}token_requests`,
+    codes: `${prefix}oauth_codes`,
   };
 }
 
@@ -86,6 +88,14 @@ const MIGRATIONS: readonly ((t: Tables) => readonly string[])[] = [
       started_at timestamptz NOT NULL
     )`,
     `CREATE INDEX ${t.prefix}token_requests_idx ON ${t.tokenRequests} (client_id, started_at)`,
+  ],
+  // 2: the authorization codes already exchanged or tried (a hash each, never the code).
+  (t) => [
+    `CREATE TABLE ${t.codes} (
+      code_hash text PRIMARY KEY,
+      expires_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX ${t.prefix}oauth_codes_expires_idx ON ${t.codes} (expires_at)`,
   ],
 ];
 

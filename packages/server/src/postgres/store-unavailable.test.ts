@@ -12,7 +12,7 @@ const policy = { leaseMs: 30_000, ttlMs: 600_000 };
 
 /** Every method of every store, each with arguments that would work on a running database. */
 function everyMethod(stores: PostgresStores): Record<string, () => Promise<unknown>> {
-  const { connections, events, idempotency, tokenBudget } = stores;
+  const { connections, events, idempotency, tokenBudget, codes } = stores;
   return {
     'connections.get': () => connections.get('biz_1'),
     'connections.set': () => connections.set('biz_2', credentials),
@@ -30,6 +30,7 @@ function everyMethod(stores: PostgresStores): Record<string, () => Promise<unkno
     'idempotency.release': () => idempotency.release('key-1', 'claim'),
     'tokenBudget.acquire': () => tokenBudget.acquire(`client-${randomBytes(4).toString('hex')}`),
     'tokenBudget.pause': () => tokenBudget.pause('client', 10),
+    'codes.claimCode': () => codes.claimCode(`code-${randomBytes(4).toString('hex')}`, 60_000),
   };
 }
 

@@ -4,11 +4,13 @@
  */
 import type { EventStore } from '../handler/event-store.js';
 import type { IdempotencyStore } from '../handler/idempotency-store.js';
+import type { CodeLedger } from '../oauth/code-ledger.js';
 import type { ConnectionStore } from '../oauth/connection-store.js';
 import type { CredentialSealer } from '../oauth/credential-sealer.js';
 import type { RefreshLeases } from '../oauth/refresh-leases.js';
 import type { TokenBudget } from '../oauth/token-budget.js';
 import { Chores } from './chores.js';
+import { PostgresCodeLedger } from './codes.js';
 import { PostgresConnectionStore } from './connections.js';
 import type { Database } from './database.js';
 import { PostgresEventStore } from './events.js';
@@ -26,6 +28,11 @@ export interface PostgresStores {
   idempotency: IdempotencyStore;
   /** `tokenBudget` of `createPlatform`: the token endpoint's budget per minute, shared by every instance. */
   tokenBudget: TokenBudget;
+  /**
+   * `codeLedger` of `createPlatform`: the authorization codes already exchanged or tried (their hashes), so that
+   * a code replayed to any instance is refused before it reaches the authorization server.
+   */
+  codes: CodeLedger;
   /**
    * Key rotation: re-encrypts with the first key every connection sealed with another one, a batch at a time,
    * never overwriting tokens that a refresh stored meanwhile. Resolves to the number of rows rewritten.
@@ -65,6 +72,7 @@ export async function openStores(db: Database, settings: StoreSettings): Promise
     ),
     idempotency: new PostgresIdempotencyStore(db, settings.tables, chores),
     tokenBudget: new PostgresTokenBudget(db, settings.tables, settings.tokenRequestsPerMinute, chores),
+    codes: new PostgresCodeLedger(db, settings.tables, chores),
     reencryptConnections: () => connections.reencryptConnections(),
     close() {
       closing ??= chores.settle().then(() => db.close());
