@@ -1,7 +1,8 @@
 /**
  * `@paykit/server/postgres`: every piece of paykit's server state (merchant connections and their refresh
  * leases, webhook claims, idempotency keys, the token endpoint's budget, the authorization codes already tried)
- * in one PostgreSQL database, so that any number of instances behave as one. Needs the `pg` package (node-postgres; an optional peer dependency).
+ * in one PostgreSQL database, so that any number of instances behave as one. Needs the `pg` package
+ * (node-postgres; an optional peer dependency).
  *
  * @packageDocumentation
  */
