@@ -13,6 +13,7 @@ import { chargeRoutes } from './routes/charges.js';
 import { controlRoutes } from './routes/control.js';
 import { paymentRequestRoutes } from './routes/payment-requests.js';
 import { oauthTokenRoute } from './routes/oauth-token.js';
+import { METADATA_PATH, oauthMetadataRoute } from './routes/oauth-metadata.js';
 import { moneyRoutes } from './routes/money.js';
 import { commerceRoutes } from './routes/commerce.js';
 import { terminalPages } from './pages/terminal.js';
@@ -52,6 +53,7 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   // The token endpoint takes client credentials in its body, not the /v1 headers: mounted before /v1.
   app.route('/v1/open/oauth/token', oauthTokenRoute(sandbox));
   app.route('/v1', v1);
+  app.route(METADATA_PATH, oauthMetadataRoute(sandbox));
   app.route('/oauth', authorizePages(sandbox));
   app.route('/dashboard', dashboardPages(sandbox));
   app.route('/_sandbox/faults', faultRoutes(sandbox));

@@ -2,6 +2,10 @@
  * The authorization request of spec 4.9, as both the consent page and `POST /_sandbox/oauth/approve` check it.
  * RFC 6749 section 4.1.2.1: until `client_id` and `redirect_uri` are known good, errors are shown on a page
  * (never redirected, or the sandbox would be an open redirector); after that, they go back to `redirect_uri`.
+ * Every redirect back carries `iss`, the sandbox's issuer (RFC 9207 section 2), codes and errors alike, so that
+ * a client talking to several authorization servers can tell which one answered (the mix-up defence).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9207#section-2
  */
 import { authorizeParamsSchema, parseScopeList, scopeAllows, type AuthorizeParams } from '@paykit/core';
 import { SandboxError } from '../errors.js';
@@ -35,12 +39,13 @@ export class RedirectError extends Error {
     super(description);
   }
 
-  /** Where the browser goes. */
-  location(): string {
+  /** Where the browser goes; `issuer` is the sandbox's (RFC 9207). */
+  location(issuer: string): string {
     return withQuery(this.redirectUri, {
       error: this.error,
       error_description: this.description,
       ...(this.state === undefined ? {} : { state: this.state }),
+      iss: issuer,
     });
   }
 }
@@ -80,8 +85,14 @@ export function approvableBusinesses(user: User): string[] {
   return user.memberships.filter((m) => m.role === 'owner' || m.role === 'admin').map((m) => m.businessId);
 }
 
-/** Approval by `user` for `businessId`: the code goes back to the client. */
-export function approve(oauth: OAuthState, request: CheckedRequest, user: User, businessId: string): string {
+/** Approval by `user` for `businessId`: the code goes back to the client, with `issuer` as `iss` (RFC 9207). */
+export function approve(
+  oauth: OAuthState,
+  request: CheckedRequest,
+  user: User,
+  businessId: string,
+  issuer: string,
+): string {
   if (!approvableBusinesses(user).includes(businessId)) {
     throw new SandboxError(403, 'Only an Owner or Admin of the business may connect apps to it', 'forbidden');
   }
@@ -95,17 +106,18 @@ export function approve(oauth: OAuthState, request: CheckedRequest, user: User, 
   return withQuery(request.params.redirect_uri, {
     code,
     ...(request.params.state === undefined ? {} : { state: request.params.state }),
+    iss: issuer,
   });
 }
 
-/** Denial: `error=access_denied` and the state (spec 4.9). */
-export function deny(request: CheckedRequest): string {
+/** Denial: `error=access_denied`, the state (spec 4.9) and `iss` (RFC 9207). */
+export function deny(request: CheckedRequest, issuer: string): string {
   return new RedirectError(
     request.params.redirect_uri,
     'access_denied',
     'The merchant did not connect the app',
     request.params.state,
-  ).location();
+  ).location(issuer);
 }
 
 function withQuery(base: string, params: Record<string, string>): string {

@@ -286,6 +286,8 @@ describe('the consent page, as a person uses it', () => {
     const back = new URL(approved.response.headers.get('location')!);
     expect(back.origin + back.pathname).toBe(REDIRECT);
     expect(back.searchParams.get('state')).toBe('xyz');
+    // RFC 9207: the sandbox names itself on the redirect, so a client can refuse a mix-up.
+    expect(back.searchParams.get('iss')).toBe(sandbox.url);
     const tokens = await token({
       grant_type: 'authorization_code',
       code: back.searchParams.get('code')!,
@@ -305,6 +307,7 @@ describe('the consent page, as a person uses it', () => {
     const deniedUrl = new URL(denied.response.headers.get('location')!);
     expect(deniedUrl.searchParams.get('error')).toBe('access_denied');
     expect(deniedUrl.searchParams.get('state')).toBe('xyz');
+    expect(deniedUrl.searchParams.get('iss')).toBe(sandbox.url);
   });
 });
 

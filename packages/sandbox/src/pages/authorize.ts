@@ -1,7 +1,7 @@
 /**
  * `{dashboard}/oauth/authorize` (spec 4.9): the consent page a merchant sees when a platform asks to connect,
  * and the form it posts. Owners and Admins approve; a user of several businesses picks one; deny sends
- * `error=access_denied` back with the state.
+ * `error=access_denied` back with the state. Every redirect back carries `iss` (RFC 9207).
  */
 import { isScope } from '@paykit/core';
 import { Hono, type Context } from 'hono';
@@ -104,7 +104,7 @@ export function authorizePages(sandbox: SandboxContext) {
         ),
       );
     } catch (error) {
-      if (error instanceof RedirectError) return c.redirect(error.location(), 303);
+      if (error instanceof RedirectError) return c.redirect(error.location(sandbox.publicUrl()), 303);
       if (error instanceof SandboxError) return errorPage(c, error);
       throw error;
     }
@@ -120,10 +120,10 @@ export function authorizePages(sandbox: SandboxContext) {
       if (!csrfMatches(session.csrf, form.csrf))
         throw new SandboxError(403, 'The form expired; start the connection again', 'forbidden');
       const request = checkAuthorizeRequest(oauth, form);
-      if (form.decision === 'deny') return c.redirect(deny(request), 303);
-      return c.redirect(approve(oauth, request, session.user, form.business_id ?? ''), 303);
+      if (form.decision === 'deny') return c.redirect(deny(request, sandbox.publicUrl()), 303);
+      return c.redirect(approve(oauth, request, session.user, form.business_id ?? '', sandbox.publicUrl()), 303);
     } catch (error) {
-      if (error instanceof RedirectError) return c.redirect(error.location(), 303);
+      if (error instanceof RedirectError) return c.redirect(error.location(sandbox.publicUrl()), 303);
       if (error instanceof SandboxError) return errorPage(c, error);
       throw error;
     }

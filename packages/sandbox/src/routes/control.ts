@@ -315,7 +315,7 @@ export function controlRoutes(sandbox: SandboxContext) {
     const { user_id: _user, business_id: businessId, ...query } = input;
     try {
       const request = checkAuthorizeRequest(oauth, { response_type: 'code', ...query });
-      return c.json({ redirect: approve(oauth, request, user, businessId) });
+      return c.json({ redirect: approve(oauth, request, user, businessId, sandbox.publicUrl()) });
     } catch (error) {
       // The request was refused as the consent page would refuse it: say where the browser would go.
       if (error instanceof RedirectError) throw new SandboxError(400, error.message, error.error);

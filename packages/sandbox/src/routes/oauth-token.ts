@@ -1,6 +1,8 @@
 /**
- * `POST /v1/open/oauth/token` (spec 4.8): the `authorization_code` and `refresh_token` grants, client
- * credentials in the form body, RFC 6749 section 5.2 errors, 90 requests a minute per client (spec 8).
+ * `POST /v1/open/oauth/token` (spec 4.8): the `authorization_code` and `refresh_token` grants, RFC 6749
+ * section 5.2 errors, 90 requests a minute per client (spec 8). The client authenticates with its id and secret
+ * in the form body (`client_secret_post`, spec 4.8) or in an `Authorization: Basic` header
+ * (`client_secret_basic`, RFC 6749 section 2.3.1, which every standard client library speaks); never both.
  *
  * Decisions where the spec is silent:
  * - Refresh tokens rotate: each refresh answers a new refresh token and the old one is spent (`invalid_grant`
@@ -30,6 +32,7 @@ import { Hono, type Context } from 'hono';
 import { MAX_BODY_BYTES } from '../body.js';
 import type { SandboxContext } from '../context.js';
 import { hashSecret, secretMatches, type App } from '../oauth/oauth-state.js';
+import { readBasicCredentials } from '../oauth/client-basic-auth.js';
 
 /** An error answered as RFC 6749 section 5.2 says: `{ error, error_description }`. */
 class OAuthError extends Error {
@@ -42,6 +45,9 @@ class OAuthError extends Error {
   }
 }
 
+/** The challenge of a 401 to a client that authenticated with `Authorization: Basic` (RFC 7617 section 2). */
+const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="paykit sandbox token endpoint", charset="UTF-8"' };
+
 /** The token route, mounted on the app outside `/v1`'s authentication. */
 export function oauthTokenRoute(sandbox: SandboxContext) {
   const routes = new Hono();
@@ -50,7 +56,13 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
   routes.post('/', async (c) => {
     const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
     const body = await readForm(c);
-    const clientId = body.ok && typeof body.form.client_id === 'string' ? body.form.client_id : undefined;
+    const basic = readBasicCredentials(c.req.header('authorization'));
+    const clientId =
+      basic?.ok === true
+        ? basic.clientId
+        : body.ok && typeof body.form.client_id === 'string'
+          ? body.form.client_id
+          : undefined;
     const wait = sandbox.tokenRateLimit.hit(clientId ?? `ip:${remoteAddress(c)}`, oauth.now());
     if (wait > 0) {
       const { limit } = sandbox.tokenRateLimit;
@@ -65,13 +77,38 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
     }
     try {
       if (!body.ok) throw body.error;
-      const tokens = grant(body.form);
+      const tokens = grant(withBasicCredentials(body.form, basic));
       return c.json({ token_type: 'Bearer', expires_in: oauth.accessTokenTtlSeconds, ...tokens }, 200, noStore);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
-      return c.json({ error: error.error, error_description: error.message }, error.status, noStore);
+      // A client that tried Basic and failed is told so with the scheme's challenge (RFC 6749 section 5.2).
+      const challenge = basic !== undefined && error.status === 401 ? BASIC_CHALLENGE : {};
+      return c.json({ error: error.error, error_description: error.message }, error.status, {
+        ...noStore,
+        ...challenge,
+      });
     }
   });
+
+  /**
+   * The form with the Basic header's client id and secret in it, so that one schema checks both methods. Both
+   * methods at once is `invalid_request` (RFC 6749 section 2.3: one method per request); a client id in the
+   * body beside Basic is allowed when it names the same client (section 3.2.1 lets a client name itself).
+   */
+  function withBasicCredentials(
+    form: Record<string, unknown>,
+    basic: ReturnType<typeof readBasicCredentials>,
+  ): Record<string, unknown> {
+    if (basic === undefined) return form;
+    if (!basic.ok) throw new OAuthError(401, 'invalid_client', basic.reason);
+    if (form.client_secret !== undefined) {
+      throw invalidRequest('The client authenticated twice: client_secret in the body and an Authorization header');
+    }
+    if (form.client_id !== undefined && form.client_id !== basic.clientId) {
+      throw invalidRequest('client_id in the body differs from the one of the Authorization header');
+    }
+    return { ...form, client_id: basic.clientId, client_secret: basic.clientSecret };
+  }
 
   function grant(form: Record<string, unknown>) {
     // `scope` on a refresh is RFC 6749 section 6's; core's schema of spec 4.8 does not name it.
