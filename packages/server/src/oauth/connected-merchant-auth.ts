@@ -1,8 +1,10 @@
 /**
  * Credentials of one connected merchant as an {@link ApiAuth}: the API key it handed over, or its OAuth access
- * token, refreshed shortly before it expires. However many calls find the token stale at once, one refresh
- * goes upstream and they all wait for it. A 401, or a refused refresh, is revocation (spec 5.3.4): the
- * credentials are dropped and the platform is told.
+ * token, refreshed a fraction of its lifetime before it expires (the client's `refreshAhead`). However many
+ * calls find the token stale at once, one refresh goes upstream and they all wait for it. A 401, or a refused
+ * refresh, is revocation (spec 5.3.4): the credentials are dropped and the platform is told. So is the end of a
+ * connection without a refresh token (RFC 6749 section 5.1 makes it optional): it lasts until the access
+ * token expires, and is never refreshed.
  *
  * "One refresh" holds across instances when the store coordinates refreshes ({@link RefreshLeases}): the
  * instance holding a merchant's lease refreshes, the others wait for the tokens it stores.
@@ -10,11 +12,10 @@
 import { isPaykitError, PaykitError } from '@paykit/core';
 import type { ApiAuth } from '../api/config.js';
 import type { ConnectionStore, MerchantCredentials } from './connection-store.js';
+import { rememberSecret } from '../secrets.js';
 import type { OAuthClient } from './oauth-client.js';
+import { DEFAULT_REFRESH_AHEAD, refreshDueAt } from './refresh-lead.js';
 import type { RefreshLeases } from './refresh-leases.js';
-
-/** Refresh this long before expiry, so that no call goes out with a token about to lapse. */
-const REFRESH_AHEAD_MS = 5 * 60_000;
 
 /** A refresh lease outlives the token request it guards by this much (the store's writes, clock drift). */
 const LEASE_MARGIN_MS = 5_000;
@@ -31,10 +32,14 @@ export interface ConnectedMerchantAuthOptions {
   onRevoked(businessId: string): void | Promise<void>;
 }
 
+/** What a merchant's stored credentials allow now. */
+type Standing = 'usable' | 'refresh' | 'ended';
+
 /** The {@link ApiAuth} of one connected merchant. */
 export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): ApiAuth {
   const { businessId, store, leases } = options;
   let refreshing: Promise<MerchantCredentials> | undefined;
+  let revoking: Promise<void> | undefined;
 
   const notConnected = () =>
     new PaykitError(
@@ -45,14 +50,57 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
       },
     );
 
-  const revoke = async () => {
-    if ((await store.get(businessId)) === undefined) return;
-    await store.delete(businessId);
-    await options.onRevoked(businessId);
+  const ended = () =>
+    new PaykitError(
+      'unauthorized',
+      `The connection of merchant ${businessId} ended: its access token expired and the authorization server ` +
+        'gave no refresh token; connect it again',
+      { status: 401 },
+    );
+
+  /** Drops the credentials and tells the platform, once however many calls find them dead at the same time. */
+  const revoke = (): Promise<void> => {
+    revoking ??= (async () => {
+      if ((await store.get(businessId)) === undefined) return;
+      await store.delete(businessId);
+      await options.onRevoked(businessId);
+    })().finally(() => {
+      revoking = undefined;
+    });
+    return revoking;
   };
 
-  const isFresh = (credentials: MerchantCredentials) =>
-    credentials.kind === 'api_key' || credentials.expiresAt - REFRESH_AHEAD_MS > Date.now();
+  /**
+   * Reads the stored credentials. After a restart this process has never seen them: they are remembered as
+   * secrets here, before any of them goes into a request (or an error that quotes one).
+   */
+  const read = async (): Promise<MerchantCredentials | undefined> => {
+    const credentials = await store.get(businessId);
+    if (credentials?.kind === 'api_key') rememberSecret(credentials.apiKey);
+    if (credentials?.kind === 'oauth') {
+      rememberSecret(credentials.accessToken);
+      rememberSecret(credentials.refreshToken);
+    }
+    return credentials;
+  };
+
+  const standing = (credentials: MerchantCredentials): Standing => {
+    if (credentials.kind === 'api_key') return 'usable';
+    const now = Date.now();
+    // Nothing to refresh with: the access token is used to its last moment, then the connection is over.
+    if (credentials.refreshToken === undefined) return credentials.expiresAt > now ? 'usable' : 'ended';
+    const dueAt = options.oauth
+      ? options.oauth.refreshDueAt(credentials)
+      : refreshDueAt(credentials, DEFAULT_REFRESH_AHEAD);
+    return dueAt > now ? 'usable' : 'refresh';
+  };
+
+  /** Credentials that cannot be refreshed: usable ones as they are; an ended connection is revoked. */
+  const withoutRefresh = async (credentials: MerchantCredentials): Promise<MerchantCredentials> => {
+    if (standing(credentials) !== 'ended') return credentials;
+    await revoke();
+    throw ended();
+  };
 
   /** Refreshes while holding the lease: one token request, whichever instance got here first. */
   const refreshHolding = async (oauth: OAuthClient, lease: string, leaseMs: number): Promise<MerchantCredentials> => {
@@ -60,9 +108,11 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
     try {
       // Read again under the lease: a refresh that ended between the first read and the lease must not be
       // repeated with the refresh token it spent.
-      const current = await store.get(businessId);
+      const current = await read();
       if (!current) throw notConnected();
-      if (isFresh(current) || current.kind === 'api_key') return current;
+      if (current.kind === 'api_key' || current.refreshToken === undefined || standing(current) !== 'refresh') {
+        return await withoutRefresh(current);
+      }
       const tokens = await oauth.refresh(current.refreshToken, {
         // The wait for the token budget may have outlasted the lease: go on only while it is still ours.
         beforeSend: async () => {
@@ -71,7 +121,9 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
           }
         },
       });
-      const fresh: MerchantCredentials = { kind: 'oauth', ...tokens };
+      // RFC 6749 section 5.1: a response without `scope` granted the scope asked for, which is the current one.
+      const scope = tokens.scope ?? current.scope;
+      const fresh: MerchantCredentials = { kind: 'oauth', ...tokens, ...(scope === undefined ? {} : { scope }) };
       await leases.finishRefresh(businessId, lease, fresh);
       finished = true;
       return fresh;
@@ -91,9 +143,9 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
     // A holder that died leaves a lease that lapses within leaseMs; waiting twice that covers it.
     const deadline = Date.now() + 2 * leaseMs;
     for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
-      const current = await store.get(businessId);
+      const current = await read();
       if (!current) throw notConnected();
-      if (isFresh(current)) return current;
+      if (standing(current) !== 'refresh') return withoutRefresh(current);
       const lease = await leases.takeRefreshLease(businessId, leaseMs);
       if (lease !== undefined) return refreshHolding(oauth, lease, leaseMs);
       if (Date.now() + pause > deadline) {
@@ -112,13 +164,13 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
 
   return {
     async apply(headers) {
-      let credentials = await store.get(businessId);
+      let credentials = await read();
       if (!credentials) throw notConnected();
       if (credentials.kind === 'api_key') {
         headers.set('x-business-api-key', credentials.apiKey);
         return;
       }
-      if (!isFresh(credentials)) credentials = await refresh();
+      credentials = standing(credentials) === 'refresh' ? await refresh() : await withoutRefresh(credentials);
       if (credentials.kind === 'oauth') headers.set('authorization', `Bearer ${credentials.accessToken}`);
     },
     unauthorized: revoke,
