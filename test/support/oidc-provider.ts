@@ -100,7 +100,12 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
       client.grantTypeAllowed('refresh_token'),
     features: {
       devInteractions: { enabled: true },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // Only the client a token was issued to may revoke it (the docs' starting point, minus public clients).
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) =>
+          token.clientId === client.clientId,
+      },
       resourceIndicators: {
         enabled: true,
         // The client names the resource at the authorization endpoint; the token requests then need not.
