@@ -2,9 +2,12 @@
  * Runs a web-standard handler on `node:http`: the request becomes a `Request` (streaming body, its `signal`
  * aborted when the client goes away), and the `Response` is written back (status, every header including
  * repeated `Set-Cookie`, body).
+ *
+ * A body the handler stops reading (cancelled: too large, or too slow for its read deadline) is not read
+ * further, the answer is still written, with `Connection: close`, and the connection ends after it: the rest of
+ * a refused body is never waited for.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { jsonText } from '../handler/http.js';
 
 /** A request as Express and Connect pass it: `originalUrl` is the URL before any mount path was removed. */
@@ -49,9 +52,11 @@ export async function handleNodeRequest(
     }
     return controller.signal;
   };
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const stream = body === undefined && hasBody ? bodyStream(req) : undefined;
   let response: Response;
   try {
-    response = await handler(toRequest(req, signal, body));
+    response = await handler(toRequest(req, signal, body ?? stream?.body));
   } catch {
     // The handler answers its own failures; this is a bug in the adapter's caller, and no detail leaves it.
     response = new Response('{"message":"Something went wrong.","code":"internal_error"}', {
@@ -59,7 +64,59 @@ export async function handleNodeRequest(
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
   }
+  if (stream?.cancelled() && !req.complete) {
+    // The client may still be sending: say the connection ends, and drop what arrives until it does, so that
+    // unread bytes do not turn the close into a reset that could lose the answer on the client's side.
+    response.headers.set('connection', 'close');
+    req.resume();
+  }
   return writeResponse(response, res);
+}
+
+/**
+ * The body of `req` as a web stream, read as the handler pulls. Cancelling it pauses `req` instead of
+ * destroying it (which would destroy the socket before the refusal could be written).
+ */
+function bodyStream(req: IncomingMessage): { body: ReadableStream<Uint8Array>; cancelled(): boolean } {
+  let cancelled = false;
+  let settled = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.pause();
+        req.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (settled) return;
+          settled = true;
+          controller.close();
+        });
+        const fail = (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          controller.error(error);
+        };
+        req.once('error', fail);
+        // A client that goes away mid-body: the read fails instead of waiting forever.
+        req.once('close', () => {
+          if (!req.complete) fail(new Error('The client went away before the body was complete'));
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        cancelled = true;
+        settled = true;
+        req.pause();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+  return { body, cancelled: () => cancelled };
 }
 
 function handle(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse) {
@@ -108,7 +165,7 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
  */
 const PATH = /^\/(?:$|[^/\\\t\n\r])/;
 
-function toRequest(req: NodeRequest, signal: () => AbortSignal, body?: string): Request {
+function toRequest(req: NodeRequest, signal: () => AbortSignal, body?: string | ReadableStream<Uint8Array>): Request {
   // The host comes from the socket's own address when the Host header is absent (HTTP/1.0).
   const host = req.headers.host ?? `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
   const protocol = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
@@ -127,7 +184,7 @@ function toRequest(req: NodeRequest, signal: () => AbortSignal, body?: string): 
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (method !== 'GET' && method !== 'HEAD') {
-    init.body = body ?? (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+    init.body = body ?? null;
     init.duplex = 'half';
   }
   return new IncomingRequest(url, init, signal);

@@ -2,6 +2,7 @@
  * How the server reaches the Payments API: where, as whom, and how patiently.
  */
 import { PaykitError, parseWebUrl } from '@paykit/core';
+import { rememberSecret } from '../secrets.js';
 
 /**
  * Supplies the credential headers of each call. An API key is one (see {@link apiKeyAuth}); an OAuth
@@ -69,13 +70,20 @@ export interface ResolvedApiConfig {
   fetch: typeof fetch;
 }
 
-/** Credentials from a business API key (spec 5.1). */
+/** Credentials from a business API key (spec 5.1). The key is remembered as a secret for the logs to mask. */
 export function apiKeyAuth(apiKey: string): ApiAuth {
+  rememberSecret(apiKey);
   return { apply: (headers) => headers.set('x-business-api-key', apiKey) };
 }
 
-/** Checks a configuration and fills in the defaults; throws `validation_failed` naming the bad option. */
+/**
+ * Checks a configuration and fills in the defaults; throws `validation_failed` naming the bad option. The API
+ * key and the platform key are remembered as secrets, so that a handler given a client (not a configuration)
+ * still masks them in its logs.
+ */
 export function resolveApiConfig(config: ApiConfig): ResolvedApiConfig {
+  rememberSecret(config.apiKey);
+  rememberSecret(config.platformKey);
   const baseUrl = parseWebUrl(config.apiBaseUrl);
   if (!baseUrl) throw invalid('apiBaseUrl', 'must be an https URL (http only for localhost)');
   if ((config.apiKey === undefined) === (config.auth === undefined))

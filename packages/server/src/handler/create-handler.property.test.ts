@@ -24,6 +24,9 @@ const CODES: readonly ErrorCode[] = [
   'event_not_confirmed',
   'conflict',
   'unauthorized',
+  // The callback's own refusals before any exchange (issue 12): a code tried before, a foreign issuer.
+  'code_reused',
+  'issuer_mismatch',
 ];
 
 const SHOP = 'http://shop.test';
@@ -38,6 +41,15 @@ let merchantId: string;
 const problems: string[] = [];
 const connected: string[] = [];
 const logger = { warn: (m: string) => void problems.push(m), error: (m: string) => void problems.push(m) };
+/** The platform's log: a refused exchange (502) logs the authorization server's words, on purpose, here. */
+const callbackLog: string[] = [];
+const callbackLogger = {
+  warn: (m: string, d?: unknown) => void callbackLog.push(`${m} ${String(d)}`),
+  error: (m: string, d?: unknown) => void callbackLog.push(`${m} ${String(d)}`),
+};
+/** What the sandbox's token endpoint says when it refuses: words for the log, never for the browser. */
+const UPSTREAM_WORDS =
+  /invalid_grant|invalid_client|Unknown authorization code|code was already used|code expired|code_verifier does not match|code_verifier is required|had no challenge|Unknown client|token requests in a minute/i;
 
 beforeAll(async () => {
   // The token endpoint's rate limit is not under test here: hundreds of refused codes must all reach it.
@@ -50,6 +62,8 @@ beforeAll(async () => {
       ...(choice.email ? { email: choice.email } : {}),
     }),
     onEvent: () => undefined,
+    // The pages are on SHOP; the Host of a request is no longer taken as the shop's own origin.
+    publicOrigin: SHOP,
     logger,
   });
   const app = (
@@ -77,7 +91,8 @@ beforeAll(async () => {
     createPaymentRequest: () => ({ amount: '25.00', currency: 'SGD', platform_commission_amount: '1.25' }),
     onConnected: (connection) => void connected.push(connection.business.id ?? '(no id)'),
     returnUrl: `${PLATFORM}/return`,
-    logger,
+    publicOrigin: PLATFORM,
+    logger: callbackLogger,
   });
 });
 afterAll(() => sandbox.close());
@@ -226,7 +241,10 @@ describe('handler routes under random and hostile requests', () => {
     expect(problems).toEqual([]);
   });
 
-  it('POST /oauth/callback (platform) never answers 5xx and connects nobody with a made-up code', async () => {
+  // A made-up code may now reach the token endpoint and be refused there, which the shop answers as its own 502
+  // upstream_error: the property is no longer "never 5xx" but "never 500, never the upstream's words, nobody
+  // connected". Everything refused before the exchange is a 4xx with a stable code.
+  it('POST /oauth/callback (platform) never answers 500 or the upstream words, and connects nobody', async () => {
     const verifier = fc.oneof(fc.string({ minLength: 43, maxLength: 43 }), fc.constant('v'.repeat(43)), hostileValue);
     const body = fc.record(
       {
@@ -246,13 +264,17 @@ describe('handler routes under random and hostile requests', () => {
         async (text) => {
           const answer = await post(platform, '/oauth/callback', text);
           expect(answer.status).not.toBe(200);
-          expectCleanAnswer(answer);
+          expect(answer.status, JSON.stringify(answer.body)).not.toBe(500);
+          expect(JSON.stringify(answer.body)).not.toMatch(UPSTREAM_WORDS);
+          if (answer.status >= 500) expect(answer).toMatchObject({ status: 502, body: { code: 'upstream_error' } });
+          else expectCleanAnswer(answer);
         },
       ),
       { numRuns: 200 },
     );
     expect(connected).toEqual([]);
     expect(problems).toEqual([]);
+    expect(callbackLog.filter((line) => /internal_error|Something went wrong/.test(line))).toEqual([]);
   });
 
   it('every POST route answers 413 exactly when the body is over 16 KiB, however it is sent', async () => {

@@ -14,10 +14,11 @@ import { createMerchantApi } from '../api/merchant-api.js';
 import { errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
+import { setBodyDeadline } from './http.js';
 import { consoleLogger, redactingLogger, type Logger } from './logger.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
-import { assertSameSiteOrAllowed, corsHeaders } from './origin-guard.js';
+import { assertSameSiteOrAllowed, corsHeaders, originPolicy } from './origin-guard.js';
 import { oauthCallbackRoute } from './routes/oauth-callback.js';
 import { paymentStatusRoute } from './routes/payment-status.js';
 import { startCheckoutRoute } from './routes/start-checkout.js';
@@ -54,7 +55,13 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
   }
   const logger = redactingLogger(options.logger ?? consoleLogger, knownSecrets(options));
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
-  const allowedOrigins = new Set((options.allowedOrigins ?? []).map(parseOrigin));
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
+  if (!(typeof bodyTimeoutMs === 'number' && bodyTimeoutMs > 0 && Number.isFinite(bodyTimeoutMs))) {
+    throw new PaykitError('validation_failed', '"bodyTimeoutMs" must be a positive number of milliseconds', {
+      errors: [{ path: 'bodyTimeoutMs', message: 'must be a positive number of milliseconds' }],
+    });
+  }
+  const origins = originPolicy(options.publicOrigin, options.allowedOrigins);
   const merchants = merchantResolver(
     options.platform
       ? { platform: options.platform }
@@ -75,7 +82,7 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
   const route = async (request: Request, path: string): Promise<Response> => {
     if (path === '/payment-requests') {
       allow(request, ['POST']);
-      assertSameSiteOrAllowed(request, allowedOrigins);
+      assertSameSiteOrAllowed(request, origins);
       return startCheckout(request);
     }
     const status = /^\/payment-requests\/([^/]+)$/.exec(path);
@@ -89,14 +96,18 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     }
     if (path === '/oauth/callback' && oauthCallback) {
       allow(request, ['POST']);
-      assertSameSiteOrAllowed(request, allowedOrigins);
+      // Only the return page posts here, and a browser's fetch always sends Origin: a post without it is a
+      // replay tool, refused before the code could reach the token endpoint.
+      assertSameSiteOrAllowed(request, origins, { requireOrigin: true });
       return oauthCallback(request);
     }
     throw new PaykitError('not_found', 'There is no such paykit route');
   };
 
   const handler = async (request: Request): Promise<Response> => {
-    const cors = corsHeaders(request, allowedOrigins);
+    // Counted from arrival, so that time spent before a route reads the body counts too.
+    if (request.body !== null) setBodyDeadline(request, Date.now() + bodyTimeoutMs);
+    const cors = corsHeaders(request, origins);
     let response: Response;
     try {
       const path = new URL(request.url).pathname;
@@ -177,17 +188,4 @@ function normalisePrefix(prefix: string): string {
     );
   }
   return prefix.replace(/\/$/, '');
-}
-
-function parseOrigin(origin: string): string {
-  try {
-    const url = new URL(origin);
-    if (url.origin !== 'null' && (url.pathname === '/' || url.pathname === '') && !url.search) return url.origin;
-  } catch {
-    // reported below
-  }
-  throw new PaykitError(
-    'validation_failed',
-    `"allowedOrigins" must hold origins such as https://shop.example, not ${origin}`,
-  );
 }

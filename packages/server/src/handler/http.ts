@@ -1,5 +1,5 @@
 /**
- * Small pieces of HTTP shared by the handler's routes: JSON answers and size-limited JSON bodies.
+ * Small pieces of HTTP shared by the handler's routes: JSON answers and size- and time-limited JSON bodies.
  */
 import { PaykitError } from '@paykit/core';
 
@@ -29,10 +29,23 @@ export function jsonText(response: Response): string | undefined {
   return texts.get(response);
 }
 
+/** When each request's body must have arrived whole (ms since the epoch); see {@link setBodyDeadline}. */
+const deadlines = new WeakMap<Request, number>();
+
+/**
+ * Sets when the body of `request` must have fully arrived, as a time in milliseconds since the epoch. The
+ * handler sets it when a request comes in, so that every route's {@link readJsonObject} keeps it, however late
+ * the route starts reading: a client that trickles its body cannot hold a request open for long.
+ */
+export function setBodyDeadline(request: Request, at: number): void {
+  deadlines.set(request, at);
+}
+
 /**
  * Reads a JSON object body of at most `maxBytes`, refusing before parsing: 415 when it is not
  * `application/json`, 413 when it is too large (by `Content-Length` or by what actually arrives),
- * 400 when it is not well-formed JSON or not an object.
+ * 408 `request_timeout` when it has not fully arrived by its deadline ({@link setBodyDeadline}; the stream is
+ * then cancelled), 400 when it is not well-formed JSON or not an object.
  */
 export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
@@ -57,17 +70,35 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
 async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
+  const deadline = deadlines.get(request);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // One timer for the whole body (not one per chunk): it settles as 'expired' and each read races it.
+  const expired =
+    deadline === undefined
+      ? undefined
+      : new Promise<'expired'>((resolve) => {
+          timer = setTimeout(() => resolve('expired'), Math.max(0, deadline - Date.now()));
+        });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
+  try {
+    for (;;) {
+      const next = expired ? await Promise.race([reader.read(), expired]) : await reader.read();
+      if (next === 'expired') {
+        // Not awaited: a source that never answers must not hold the 408 back.
+        reader.cancel().catch(() => undefined);
+        throw new PaykitError('request_timeout', 'The body did not arrive in time', { status: 408 });
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge(maxBytes);
+      }
+      chunks.push(next.value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

@@ -2,6 +2,11 @@
  * One `Idempotency-Key` is one payment request: a browser that sends the same click twice (a retry after a
  * dropped connection, a double submit that slipped past the button) gets the first answer again, whichever
  * instance it reaches, and concurrent duplicates share one upstream call.
+ *
+ * A key is the caller's, not the world's: it is stored under a digest of (scope, key), where the scope says who
+ * is asking (by default the request's cookies and authorization, see {@link defaultIdempotencyScope}). Another
+ * caller sending the same key gets its own outcome, never the first caller's, and cannot even learn that the
+ * key was used: no conflict, no waiting, just a different key.
  */
 import { PaykitError } from '@paykit/core';
 import type { IdempotencyStore } from './idempotency-store.js';
@@ -21,25 +26,37 @@ export interface IdempotencyPolicy {
 export const DEFAULT_IDEMPOTENCY_POLICY: IdempotencyPolicy = { leaseMs: 30_000, ttlMs: 10 * 60_000 };
 
 /**
- * Runs `work` once per key. The same key with another body (`fingerprint`) is a client bug: `conflict`. A
- * failed outcome is released, so that the shopper can try again with the same key. Without a key, `work`
- * simply runs.
+ * The default scope of a request: a SHA-256 (hex) of its `Cookie` and `Authorization` headers, so that two
+ * sessions never share a key. A retry whose cookies changed in between counts as another caller.
+ */
+export async function defaultIdempotencyScope(request: Request): Promise<string> {
+  return digest(JSON.stringify([request.headers.get('cookie') ?? '', request.headers.get('authorization') ?? '']));
+}
+
+/**
+ * Runs `work` once per (scope, key). The same key with another body (`fingerprint`) from the same scope is a
+ * client bug: `conflict`. A failed outcome is released, so that the shopper can try again with the same key.
+ * Without a key, `work` simply runs. The store sees neither the key nor the scope, only their digest.
  */
 export async function runIdempotently<T>(input: {
   store: IdempotencyStore;
   key: string | null;
+  /** Who is asking; keys of different scopes never meet. Omitted: the key is stored as it is (one caller). */
+  scope?: string;
   fingerprint: string;
   work: () => Promise<T>;
   policy: IdempotencyPolicy;
   logger: Logger;
 }): Promise<T> {
-  const { store, key, policy } = input;
-  if (key === null) return input.work();
-  if (!KEY.test(key)) {
+  const { store, policy } = input;
+  if (input.key === null) return input.work();
+  if (!KEY.test(input.key)) {
     throw new PaykitError('validation_failed', 'Idempotency-Key must be 8 to 128 letters, digits, "-" or "_"', {
       errors: [{ path: 'Idempotency-Key', message: 'must be 8 to 128 letters, digits, "-" or "_"' }],
     });
   }
+  const key =
+    input.scope === undefined ? input.key : `scoped:${await digest(JSON.stringify([input.scope, input.key]))}`;
   const fingerprint = await digest(input.fingerprint);
   const deadline = Date.now() + policy.leaseMs;
   for (let pause = 20; ; pause = Math.min(pause * 1.5, 250)) {
@@ -109,7 +126,7 @@ async function persistently(
   }
 }
 
-/** SHA-256 of a request body, hex: what is stored to recognise the same request, never the body itself. */
+/** SHA-256 of a text, hex: what is stored to recognise a request or a caller, never the text itself. */
 async function digest(text: string): Promise<string> {
   const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(hash), (byte) => byte.toString(16).padStart(2, '0')).join('');

@@ -65,10 +65,37 @@ export interface PaykitHandlerOptions {
    * however often the event is delivered. Throwing makes the handler answer 500, so the API delivers again.
    */
   onEvent?(event: ConfirmedEvent, context: HookContext): void | Promise<void>;
-  /** Origins of other sites whose pages may call the handler (CORS). The handler's own origin always may. */
+  /**
+   * The origin where the shop's pages and this handler are served (`https://shop.example`): the one origin
+   * whose pages may call the POST routes without CORS. The request's `Host` is not trusted for this (a domain
+   * rebound to the shop's address makes `Host` and `Origin` agree). Without it, only a handler reached on a
+   * loopback host (`localhost`, `127.0.0.1`, `[::1]`, for development) takes its own origin from the request;
+   * anywhere else every browser call is refused until this or `allowedOrigins` names the page's origin.
+   */
+  publicOrigin?: string;
+  /**
+   * Origins of other sites whose pages may call the handler (answered with CORS headers). `publicOrigin` is
+   * always allowed.
+   */
   allowedOrigins?: readonly string[];
   /** The largest request body accepted, in bytes. Default 16 KiB. */
   maxBodyBytes?: number;
+  /**
+   * How long a request's body may take to arrive, in milliseconds from when the handler got the request.
+   * A body still arriving then is answered 408 `request_timeout` and no longer read. Default 10 s (bodies are
+   * at most `maxBodyBytes`; only a client trickling on purpose needs longer).
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Who is asking, for `Idempotency-Key`: a key is stored per scope, so the same key and body sent from another
+   * shopper's session makes that shopper's own payment request and never answers with someone else's.
+   * Default: a SHA-256 of the request's `Cookie` and `Authorization` headers. With the default, a retry whose
+   * cookies changed in between (a session cookie rotated, a tracking cookie rewritten) counts as another caller
+   * and makes a second payment request (pending, never paid twice by one click); return your own session or
+   * user id here to keep retries together across such changes. Return a constant only if every caller is one
+   * party (a server-to-server client).
+   */
+  idempotencyScope?(request: Request): string | Promise<string>;
   /**
    * Remembers which webhook facts were handled. Default: in memory, one process. With several instances, use
    * `stores.events` of `createPostgresStores` (`@paykit/server/postgres`) so that a fact runs `onEvent` once.

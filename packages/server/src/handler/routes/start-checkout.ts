@@ -14,13 +14,16 @@ import {
 } from '@paykit/core';
 import { asUpstreamFailure } from '../error-response.js';
 import { json, readJsonObject } from '../http.js';
-import { DEFAULT_IDEMPOTENCY_POLICY, runIdempotently } from '../idempotency.js';
+import { DEFAULT_IDEMPOTENCY_POLICY, defaultIdempotencyScope, runIdempotently } from '../idempotency.js';
 import type { IdempotencyStore } from '../idempotency-store.js';
 import type { Logger } from '../logger.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
 import type { PaykitHandlerOptions } from '../options.js';
 
-/** The route. `store` keeps each `Idempotency-Key`'s outcome (shared by every instance when it is a database). */
+/**
+ * The route. `store` keeps each `Idempotency-Key`'s outcome (shared by every instance when it is a database),
+ * per caller: the scope is `options.idempotencyScope` of the request, by default its cookies and authorization.
+ */
 export function startCheckoutRoute(
   merchants: MerchantResolver,
   options: PaykitHandlerOptions,
@@ -32,9 +35,11 @@ export function startCheckoutRoute(
     const body = await readJsonObject(request, maxBodyBytes);
     const choice = parseOrThrow(shopperChoiceSchema, body, 'The checkout request');
     const key = request.headers.get('idempotency-key');
+    const scope = key === null ? undefined : await scopeOf(options, request);
     const started = await runIdempotently<CheckoutStarted>({
       store,
       key,
+      ...(scope === undefined ? {} : { scope }),
       // Without a key there is nothing to compare the request with.
       fingerprint: key === null ? '' : JSON.stringify(choice),
       work: () => start(merchants, options, choice, request),
@@ -43,6 +48,16 @@ export function startCheckoutRoute(
     });
     return json(started, 201);
   };
+}
+
+/** The caller's scope: the merchant's hook, or the default; a hook that answers no text is a bug of the shop. */
+async function scopeOf(options: PaykitHandlerOptions, request: Request): Promise<string> {
+  if (!options.idempotencyScope) return defaultIdempotencyScope(request);
+  const scope: unknown = await options.idempotencyScope(request);
+  if (typeof scope !== 'string') {
+    throw new PaykitError('internal_error', `idempotencyScope returned ${typeof scope}, not a string`);
+  }
+  return scope;
 }
 
 async function start(
