@@ -36,9 +36,14 @@ export {
 export { FileConnectionStore, type FileConnectionStoreOptions } from './oauth/file-connection-store.js';
 export {
   createOAuthClient,
+  type CodeExchangeInput,
+  type CodeExchangeOptions,
   type OAuthClient,
   type OAuthClientOptions,
   type TokenRequestOptions,
 } from './oauth/oauth-client.js';
+export type { DiscoveryAlgorithm, OAuthEndpoints } from './oauth/authorization-server.js';
+export type { ClientAuthentication } from './oauth/client-authentication.js';
+export { DEFAULT_REFRESH_AHEAD, MAX_REFRESH_LEAD_MS } from './oauth/refresh-lead.js';
 export { MemoryTokenBudget, type TokenBudget, type TokenBudgetOptions } from './oauth/token-budget.js';
 export { hasRefreshLeases, ProcessRefreshLeases, type RefreshLeases } from './oauth/refresh-leases.js';
