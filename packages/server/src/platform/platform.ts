@@ -6,11 +6,13 @@
 import { PaykitError, parseOrThrow, resourceId, type BusinessInfo } from '@paykit/core';
 import { apiKeyAuth, type ApiConfig } from '../api/config.js';
 import { createMerchantApi, type MerchantApi } from '../api/merchant-api.js';
+import { CODE_LEDGER_TTL_MS, codeHash, MemoryCodeLedger, type CodeLedger } from '../oauth/code-ledger.js';
 import { connectedMerchantAuth } from '../oauth/connected-merchant-auth.js';
 import { MemoryConnectionStore, type ConnectionStore, type MerchantCredentials } from '../oauth/connection-store.js';
 import { createOAuthClient, type OAuthClient, type OAuthClientOptions } from '../oauth/oauth-client.js';
 import { hasRefreshLeases, ProcessRefreshLeases } from '../oauth/refresh-leases.js';
 import type { TokenBudget } from '../oauth/token-budget.js';
+import { rememberSecret } from '../secrets.js';
 
 /** The platform's OAuth app: {@link OAuthClientOptions} without what the platform supplies itself. */
 export interface PlatformOAuthOptions extends Omit<OAuthClientOptions, 'apiBaseUrl' | 'tokenBudget' | 'fetch'> {
@@ -37,8 +39,25 @@ export interface PlatformOptions extends Omit<ApiConfig, 'apiKey' | 'auth'> {
    * several instances use `stores.tokenBudget` of `createPostgresStores`, or N instances send N times the limit.
    */
   tokenBudget?: TokenBudget;
+  /**
+   * The authorization codes this platform already exchanged or tried, so that a code posted again is refused
+   * before it reaches the authorization server (which would revoke the merchant's tokens, RFC 6749 section
+   * 4.1.2). Default in this process's memory; with several instances use `stores.codes` of
+   * `createPostgresStores`, or a replay to another instance still reaches the authorization server.
+   */
+  codeLedger?: CodeLedger;
   /** Told when a merchant's credentials stop working (revoked app, regenerated secret): prompt it to reconnect. */
   onRevoked?(businessId: string): void | Promise<void>;
+}
+
+/** What the return page sends back from the authorization server, for {@link Platform.connectWithCode}. */
+export interface CodeCallback {
+  code: string;
+  /** The PKCE verifier the browser kept for this attempt. */
+  codeVerifier?: string;
+  redirectUri: string;
+  /** The authorization response's `iss` (RFC 9207), when the authorization server sent one. */
+  iss?: string;
 }
 
 /** A merchant that was just connected. */
@@ -50,8 +69,13 @@ export interface ConnectedBusiness {
 
 /** The merchants of a platform. */
 export interface Platform {
-  /** Exchanges an authorization code for tokens, reads the business profile, and keeps the connection. */
-  connectWithCode(input: { code: string; codeVerifier?: string; redirectUri: string }): Promise<ConnectedBusiness>;
+  /**
+   * Exchanges an authorization code for tokens, reads the business profile, and keeps the connection. Refused
+   * before anything is sent: a redirect URI that is not the app's (`validation_failed`), a missing verifier and
+   * an `iss` that is not the issuer (by the token client), and a code this platform already exchanged or tried
+   * (`code_reused`, whatever came of the first try: a replay never reaches the authorization server).
+   */
+  connectWithCode(input: CodeCallback): Promise<ConnectedBusiness>;
   /** Checks a merchant's API key against the API, and keeps it. */
   connectWithApiKey(apiKey: string): Promise<ConnectedBusiness>;
   /** The API of a connected merchant. Calls fail with `unauthorized` once it is disconnected or revoked. */
@@ -81,7 +105,15 @@ export interface Platform {
  * ```
  */
 export function createPlatform(options: PlatformOptions): Platform {
-  const { oauth: oauthOptions, store = new MemoryConnectionStore(), tokenBudget, onRevoked, ...apiOptions } = options;
+  const {
+    oauth: oauthOptions,
+    store = new MemoryConnectionStore(),
+    tokenBudget,
+    codeLedger = new MemoryCodeLedger(),
+    onRevoked,
+    ...apiOptions
+  } = options;
+  rememberSecret(options.platformKey);
   const oauth: OAuthClient | undefined =
     oauthOptions && createOAuthClient({ ...apiOptions, ...oauthOptions, ...(tokenBudget ? { tokenBudget } : {}) });
   const leases = hasRefreshLeases(store) ? store : new ProcessRefreshLeases(store);
@@ -91,6 +123,9 @@ export function createPlatform(options: PlatformOptions): Platform {
       : []),
     ...(hasRefreshLeases(store) ? [] : ['token refresh coordination (instances may refresh one merchant at once)']),
     ...(oauthOptions && !tokenBudget ? ['the token-endpoint budget (each instance counts its own)'] : []),
+    ...(oauthOptions && (options.codeLedger === undefined || codeLedger instanceof MemoryCodeLedger)
+      ? ['authorization codes already tried (a replay to another instance reaches the authorization server)']
+      : []),
   ];
   const merchants = new Map<string, MerchantApi>();
 
@@ -112,14 +147,31 @@ export function createPlatform(options: PlatformOptions): Platform {
   }
 
   return {
-    async connectWithCode({ code, codeVerifier, redirectUri }) {
-      if (!oauth) throw new PaykitError('internal_error', 'Connecting by OAuth needs the platform `oauth` options');
-      if (oauthOptions?.redirectUris && !oauthOptions.redirectUris.includes(redirectUri)) {
+    async connectWithCode({ code, codeVerifier, redirectUri, iss }) {
+      rememberSecret(code);
+      rememberSecret(codeVerifier);
+      if (!oauth || !oauthOptions) {
+        throw new PaykitError('internal_error', 'Connecting by OAuth needs the platform `oauth` options');
+      }
+      if (oauthOptions.redirectUris && !oauthOptions.redirectUris.includes(redirectUri)) {
         throw new PaykitError('validation_failed', 'The redirect URI is not one of the app', {
           errors: [{ path: 'redirect_uri', message: 'is not a registered redirect URI' }],
         });
       }
-      const tokens = await oauth.exchangeCode({ code, redirectUri, ...(codeVerifier ? { codeVerifier } : {}) });
+      const hash = codeHash(oauthOptions.clientId, code);
+      const tokens = await oauth.exchangeCode(
+        { code, redirectUri, ...(codeVerifier ? { codeVerifier } : {}), ...(iss === undefined ? {} : { iss }) },
+        {
+          // After the client's own checks (verifier, iss), so that a refused callback does not burn the code;
+          // before the request leaves, so that a replay never reaches the authorization server. A code is
+          // recorded before its one try, and a failed try keeps it recorded: tried is spent.
+          beforeRequest: async () => {
+            if (!(await codeLedger.claimCode(hash, CODE_LEDGER_TTL_MS))) {
+              throw new PaykitError('code_reused', 'This connection link was already used. Please connect again.');
+            }
+          },
+        },
+      );
       return connect({ kind: 'oauth', ...tokens });
     },
     connectWithApiKey: (apiKey) => connect({ kind: 'api_key', apiKey }),
