@@ -1,10 +1,11 @@
 import { PaykitError, type ShopperChoice } from '@paykit/core';
 import { startSandbox, type RunningSandbox, type WebhookDelivery } from '@paykit/sandbox';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedServer } from '../../../../test/support/scripted-server.js';
 import { toNodeListener } from '../adapters/node.js';
+import { createPlatform } from '../platform/platform.js';
 import { createPaykitHandler, type PaykitHandler } from './create-handler.js';
 import type { ConfirmedEvent, PaykitHandlerOptions } from './options.js';
 
@@ -84,6 +85,26 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 async function get(path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}${path}`, { headers });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+}
+/** A POST through node:http, which (unlike fetch) sends the Host header it is given, as a rebound page would. */
+function rawPost(url: string, path: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, any> }>(
+    (resolve, reject) => {
+      const request = httpRequest(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+      request.on('response', (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) }),
+        );
+      });
+      request.on('error', reject);
+      request.end(body);
+    },
+  );
 }
 async function sandboxRequestCount(): Promise<number> {
   return sandbox.context.state.paymentRequests.size;
@@ -183,6 +204,54 @@ describe('POST /paykit/payment-requests', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toContain('idempotency-key');
   });
 
+  it('takes the own origin from publicOrigin, not from the Host header a rebound domain would send', async () => {
+    const before = await sandboxRequestCount();
+    // DNS rebinding: a page on attacker.example, whose name now points at the shop, sends Host and Origin alike.
+    const rebound = await rawPost(base, '/paykit/payment-requests', '{"reference":"sku-mug"}', {
+      host: 'attacker.example',
+      origin: 'http://attacker.example',
+    });
+    expect(rebound).toMatchObject({ status: 403, body: { code: 'cross_site_request' } });
+    expect(rebound.body.message).toMatch(/publicOrigin/);
+    expect(await sandboxRequestCount()).toBe(before);
+    // Configured: its pages may call, whatever Host the proxy in front passes on; the loopback origin no longer.
+    const configured = await serve({ publicOrigin: 'https://www.shop.example' });
+    try {
+      const own = await rawPost(configured.url, '/paykit/payment-requests', '{"reference":"sku-mug"}', {
+        host: 'internal-app:8080',
+        origin: 'https://www.shop.example',
+      });
+      expect(own.status).toBe(201);
+      expect(own.headers['access-control-allow-origin']).toBeUndefined();
+      const loopback = await rawPost(configured.url, '/paykit/payment-requests', '{"reference":"sku-mug"}', {
+        origin: configured.url,
+      });
+      expect(loopback.status).toBe(403);
+    } finally {
+      await configured.close();
+    }
+    expect(() =>
+      createPaykitHandler({
+        api: { apiBaseUrl: 'http://127.0.0.1:1', apiKey: 'k' },
+        createPaymentRequest: priceOf,
+        publicOrigin: 'shop.example',
+      }),
+    ).toThrow(/publicOrigin/);
+  });
+
+  it('refuses an Origin-less POST that a browser marks cross-site or same-site, and lets other clients in', async () => {
+    const before = await sandboxRequestCount();
+    for (const site of ['cross-site', 'same-site', 'Cross-Site']) {
+      const answer = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { 'sec-fetch-site': site });
+      expect(answer, site).toMatchObject({ status: 403, body: { code: 'cross_site_request' } });
+    }
+    expect(await sandboxRequestCount()).toBe(before);
+    // A server-to-server call (no Origin, no fetch metadata) and a same-origin one still work.
+    expect((await post('/paykit/payment-requests', { reference: 'sku-mug' })).status).toBe(201);
+    const same = await post('/paykit/payment-requests', { reference: 'sku-mug' }, { 'sec-fetch-site': 'same-origin' });
+    expect(same.status).toBe(201);
+  });
+
   it('does nothing with prototype-polluting keys but refuse them', async () => {
     const polluted = await post(
       '/paykit/payment-requests',
@@ -220,6 +289,51 @@ describe('POST /paykit/payment-requests', () => {
     expect(reused).toMatchObject({ status: 409, body: { code: 'conflict' } });
     const malformed = await post('/paykit/payment-requests', { reference: 'sku-tee' }, { 'idempotency-key': 'a b' });
     expect(malformed).toMatchObject({ status: 422, body: { errors: [{ path: 'Idempotency-Key' }] } });
+  });
+
+  it("never answers one shopper's Idempotency-Key with another shopper's payment request", async () => {
+    const before = await sandboxRequestCount();
+    const key = `shared-key-${Date.now()}`;
+    const body = { reference: 'sku-mug' };
+    const alice = await post('/paykit/payment-requests', body, { 'idempotency-key': key, cookie: 'sid=alice' });
+    const bob = await post('/paykit/payment-requests', body, { 'idempotency-key': key, cookie: 'sid=bob' });
+    const bearer = await post('/paykit/payment-requests', body, { 'idempotency-key': key, authorization: 'Bearer x' });
+    expect([alice.status, bob.status, bearer.status]).toEqual([201, 201, 201]);
+    expect(new Set([alice.body.id, bob.body.id, bearer.body.id]).size).toBe(3);
+    const aliceAgain = await post('/paykit/payment-requests', body, { 'idempotency-key': key, cookie: 'sid=alice' });
+    expect(aliceAgain.body.id).toBe(alice.body.id);
+    // Another body under Bob's key is Bob's conflict, and Alice's retry above was not disturbed by Bob's use.
+    const bobOther = await post(
+      '/paykit/payment-requests',
+      { reference: 'sku-tee' },
+      { 'idempotency-key': key, cookie: 'sid=bob' },
+    );
+    expect(bobOther).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect(await sandboxRequestCount()).toBe(before + 3);
+  });
+
+  it('scopes keys by idempotencyScope when given, so that a changed tracking cookie keeps a retry together', async () => {
+    const scoped = await serve({
+      idempotencyScope: (request) => /(?:^|;\s*)sid=([^;]*)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? '',
+    });
+    try {
+      const before = await sandboxRequestCount();
+      const key = `scoped-key-${Date.now()}`;
+      const send = (cookie: string) =>
+        fetch(`${scoped.url}/paykit/payment-requests`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': key, cookie },
+          body: '{"reference":"sku-mug"}',
+        }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id: string } }));
+      const first = await send('sid=carol; _track=1');
+      const retry = await send('sid=carol; _track=2');
+      const other = await send('sid=dave; _track=1');
+      expect(retry.body.id).toBe(first.body.id);
+      expect(other.body.id).not.toBe(first.body.id);
+      expect(await sandboxRequestCount()).toBe(before + 2);
+    } finally {
+      await scoped.close();
+    }
   });
 
   it('answers an API failure as its own upstream error, without the API wording or its status', async () => {
@@ -368,6 +482,35 @@ describe('POST /paykit/webhooks', () => {
     expect(events.map((e) => e.type).sort()).toEqual(['charge.created', 'charge.failed', 'payment_request.failed']);
     const failed = events.find((e) => e.type === 'charge.failed');
     expect(failed && 'charge' in failed ? failed.charge.status : undefined).toBe('failed');
+  });
+});
+
+describe('POST /paykit/oauth/callback', () => {
+  it('refuses a post without Origin (a replayed code) before anything reaches the token endpoint', async () => {
+    const authorizationServer = await startScriptedServer(() => ({ status: 400, body: { error: 'invalid_grant' } }));
+    const platform = await serve({
+      api: undefined,
+      platform: createPlatform({
+        apiBaseUrl: authorizationServer.url,
+        platformKey: 'platform-key-for-origin-test',
+        oauth: { clientId: 'app', clientSecret: 'client-secret-for-origin-test' },
+      }),
+    });
+    try {
+      const body = JSON.stringify({
+        code: 'an-old-code-from-an-access-log',
+        code_verifier: 'v'.repeat(43),
+        redirect_uri: `${platform.url}/return`,
+      });
+      for (const headers of [{}, { origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+        const answer = await rawPost(platform.url, '/paykit/oauth/callback', body, headers);
+        expect(answer, JSON.stringify(headers)).toMatchObject({ status: 403, body: { code: 'cross_site_request' } });
+      }
+      expect(authorizationServer.requests).toEqual([]);
+    } finally {
+      await platform.close();
+      await authorizationServer.close();
+    }
   });
 });
 
