@@ -66,8 +66,9 @@ describe('platform flow in Chromium', () => {
     await page.goto(`${e2e.demo.url}/platform`);
     expect(await page.textContent('.earned')).toBe('Commission earned: SGD 1.00');
 
-    // The code, replayed: by another tab it is an unknown state; straight at the backend the exchange is refused
-    // (and the authorization server revokes what the code issued, RFC 6749 section 4.1.2: so this comes last).
+    // The code, replayed: by another tab it is an unknown state; straight at the backend, with a made-up
+    // verifier, it is refused before it reaches the authorization server, which would otherwise revoke what the
+    // code issued (RFC 6749 section 4.1.2) and so disconnect the merchant.
     const [callback] = callbacks;
     const stranger = await (await e2e.browser.newContext()).newPage();
     await stranger.goto(callback!);
@@ -80,7 +81,18 @@ describe('platform flow in Chromium', () => {
       headers: { 'content-type': 'application/json', origin: e2e.demo.url },
       body: JSON.stringify({ code, code_verifier: 'x'.repeat(43), redirect_uri: `${e2e.demo.url}/platform/return` }),
     });
-    expect(replay.status).toBe(401);
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toMatchObject({ code: 'code_reused' });
+    const { oauth } = e2e.demo.sandbox.context;
+    const [merchantId] = [...e2e.demo.platform.connected.keys()];
+    const grants = [...oauth.grants.values()].filter((grant) => grant.businessId === merchantId);
+    expect(grants.length).toBeGreaterThan(0);
+    expect(grants.every((grant) => !grant.revoked)).toBe(true);
+    // Still connected: the marketplace page calls the API for the merchant (a revoked one would be dropped).
+    await page.goto(`${e2e.demo.url}/platform`);
+    expect(await page.textContent('.earned')).toBe('Commission earned: SGD 1.00');
+    expect(await page.locator(`[data-merchant="${merchantId}"]`).count()).toBe(1);
+    expect(e2e.demo.platform.connected.size).toBe(1);
 
     expect(problems).toEqual([]);
     await page.close();
