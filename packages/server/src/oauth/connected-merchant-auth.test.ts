@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedRequest } from '../../../../test/support/scripted-server.js';
 import { createPlatform } from '../platform/platform.js';
+import { rememberedSecrets } from '../secrets.js';
 import { MemoryConnectionStore } from './connection-store.js';
 
 const request = { id: 'pr_1', status: 'pending', url: 'https://checkout.test/pr_1', amount: '1.00', currency: 'sgd' };
@@ -220,4 +222,180 @@ describe('one refresh per merchant among instances that share a store (refresh l
       await api.close();
     }
   }, 20_000);
+});
+
+describe('when to refresh, and connections that cannot be refreshed', () => {
+  const MINUTE = 60_000;
+  const platformOn = (url: string, store: MemoryConnectionStore, revoked: string[] = []) =>
+    createPlatform({
+      apiBaseUrl: url,
+      oauth: { clientId: 'app', clientSecret: 'secret_value' },
+      store,
+      onRevoked: (id) => void revoked.push(id),
+    });
+  const tokenRequests = (api: { requests: ScriptedRequest[] }) =>
+    api.requests.filter((r) => r.url === '/v1/open/oauth/token').length;
+
+  it('uses a 5-minute token for most of its life: refreshed 30 s before expiry, not before every call', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh') }));
+    const store = new MemoryConnectionStore();
+    const now = Date.now();
+    await store.set('biz_1', {
+      kind: 'oauth',
+      accessToken: 'fresh',
+      refreshToken: 'r1',
+      issuedAt: now,
+      expiresAt: now + 5 * MINUTE,
+    });
+    const platform = platformOn(api.url, store);
+    try {
+      for (let i = 0; i < 3; i += 1) await platform.merchant('biz_1').getPaymentRequest('pr_1');
+      expect(tokenRequests(api)).toBe(0);
+      // 40 s left: still more than the lead (10 % of 5 minutes).
+      await store.set('biz_1', {
+        kind: 'oauth',
+        accessToken: 'fresh',
+        refreshToken: 'r1',
+        issuedAt: now - 260_000,
+        expiresAt: now + 40_000,
+      });
+      await platform.merchant('biz_1').getPaymentRequest('pr_1');
+      expect(tokenRequests(api)).toBe(0);
+      // 20 s left: inside it.
+      await store.set('biz_1', {
+        kind: 'oauth',
+        accessToken: 'fresh',
+        refreshToken: 'r1',
+        issuedAt: now - 280_000,
+        expiresAt: now + 20_000,
+      });
+      await platform.merchant('biz_1').getPaymentRequest('pr_1');
+      expect(tokenRequests(api)).toBe(1);
+      expect(await store.get('biz_1')).toMatchObject({ refreshToken: 'fresh-refresh', issuedAt: expect.any(Number) });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('refreshes a 1-hour token 5 minutes before expiry (the lead is capped), and stored tokens without issuedAt likewise', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh') }));
+    const store = new MemoryConnectionStore();
+    const platform = platformOn(api.url, store);
+    const hourToken = (left: number) => ({
+      kind: 'oauth' as const,
+      accessToken: 'fresh',
+      refreshToken: 'r1',
+      issuedAt: Date.now() - (60 * MINUTE - left),
+      expiresAt: Date.now() + left,
+    });
+    try {
+      // 10 % of an hour would be 6 minutes; the lead stays 5.
+      await store.set('biz_1', hourToken(5.5 * MINUTE));
+      await platform.merchant('biz_1').getPaymentRequest('pr_1');
+      expect(tokenRequests(api)).toBe(0);
+      await store.set('biz_1', hourToken(4.5 * MINUTE));
+      await platform.merchant('biz_1').getPaymentRequest('pr_1');
+      expect(tokenRequests(api)).toBe(1);
+      // Written by an earlier version: no issuedAt, the former fixed 5-minute lead.
+      await store.set('biz_1', {
+        kind: 'oauth',
+        accessToken: 'fresh',
+        refreshToken: 'r1',
+        expiresAt: Date.now() + 5.5 * MINUTE,
+      });
+      await platform.merchant('biz_1').getPaymentRequest('pr_1');
+      expect(tokenRequests(api)).toBe(1);
+      await store.set('biz_1', {
+        kind: 'oauth',
+        accessToken: 'fresh',
+        refreshToken: 'r1',
+        expiresAt: Date.now() + 4.5 * MINUTE,
+      });
+      await platform.merchant('biz_1').getPaymentRequest('pr_1');
+      expect(tokenRequests(api)).toBe(2);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('keeps the refresh token and the scope when a refresh response has neither', async () => {
+    const api = await startApi(() => ({ body: { token_type: 'Bearer', expires_in: 3600, access_token: 'fresh' } }));
+    const store = new MemoryConnectionStore();
+    await store.set('biz_1', {
+      kind: 'oauth',
+      accessToken: 'stale',
+      refreshToken: 'r1',
+      expiresAt: 0,
+      scope: 'payments',
+    });
+    try {
+      await platformOn(api.url, store).merchant('biz_1').getPaymentRequest('pr_1');
+      expect(await store.get('biz_1')).toMatchObject({ accessToken: 'fresh', refreshToken: 'r1', scope: 'payments' });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a merchant without a refresh token is connected until its token expires, then revoked once, never refreshed', async () => {
+    const api = await startApi(() => ({ body: tokens('never-used') }));
+    const store = new MemoryConnectionStore();
+    const revoked: string[] = [];
+    const platform = platformOn(api.url, store, revoked);
+    await store.set('biz_1', {
+      kind: 'oauth',
+      accessToken: 'fresh',
+      issuedAt: Date.now(),
+      expiresAt: Date.now() + 400,
+    });
+    try {
+      // Inside what would be the refresh lead: used as it is, since there is nothing to refresh with.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await platform.merchant('biz_1').getPaymentRequest('pr_1')).id).toBe('pr_1');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const failures = await Promise.allSettled(
+        Array.from({ length: 5 }, () => platform.merchant('biz_1').getPaymentRequest('pr_1')),
+      );
+      for (const failure of failures) {
+        expect(failure).toMatchObject({ status: 'rejected', reason: { code: 'unauthorized' } });
+        expect((failure as PromiseRejectedResult).reason.message).toMatch(/gave no refresh token; connect it again/);
+      }
+      expect(revoked).toEqual(['biz_1']);
+      expect(await store.get('biz_1')).toBeUndefined();
+      expect(tokenRequests(api)).toBe(0);
+      expect(api.requests).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('remembers the secrets it reads back from the store before they go into a request', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh') }));
+    const store = new MemoryConnectionStore();
+    // As after a restart: written by another process, never seen by this one.
+    const access = `access-${randomUUID()}`;
+    const refresh = `refresh-${randomUUID()}`;
+    const apiKey = `sk-${randomUUID()}`;
+    await store.set('biz_1', {
+      kind: 'oauth',
+      accessToken: access,
+      refreshToken: refresh,
+      expiresAt: Date.now() + 3_600_000,
+    });
+    await store.set('biz_2', { kind: 'api_key', apiKey });
+    expect(rememberedSecrets()).not.toEqual(expect.arrayContaining([access]));
+    const platform = platformOn(api.url, store);
+    try {
+      await platform
+        .merchant('biz_1')
+        .getPaymentRequest('pr_1')
+        .catch(() => undefined);
+      await platform
+        .merchant('biz_2')
+        .getPaymentRequest('pr_1')
+        .catch(() => undefined);
+      expect(rememberedSecrets()).toEqual(expect.arrayContaining([access, refresh, apiKey]));
+    } finally {
+      await api.close();
+    }
+  });
 });
