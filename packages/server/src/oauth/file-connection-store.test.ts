@@ -23,6 +23,18 @@ describe('FileConnectionStore', () => {
     expect(disk).not.toContain('access');
   });
 
+  it('round-trips the issue time, and tokens without a refresh token', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
+    const key = randomBytes(32);
+    const issued = { ...credentials, issuedAt: 1_700_000_000_000, expiresAt: 1_700_000_300_000 };
+    const { refreshToken: _dropped, ...noRefresh } = issued;
+    await new FileConnectionStore({ path, key }).set('biz_1', issued);
+    await new FileConnectionStore({ path, key }).set('biz_2', noRefresh);
+    const reopened = new FileConnectionStore({ path, key });
+    expect(await reopened.get('biz_1')).toEqual(issued);
+    expect(await reopened.get('biz_2')).toEqual(noRefresh);
+  });
+
   it('refuses to open with another key, or an entry moved to another business', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'paykit-store-')), 'connections.json');
     const key = randomBytes(32);

@@ -55,6 +55,17 @@ describe('PostgresConnectionStore', () => {
     await connections.delete('biz_rt');
   });
 
+  it('round-trips the issue time, and tokens without a refresh token', async () => {
+    const { connections } = await stores(keyA);
+    const issued: MerchantCredentials = { ...oauth(4), issuedAt: 1_700_000_000_000 };
+    const noRefresh: MerchantCredentials = { kind: 'oauth', accessToken: 'access-SECRET-5', expiresAt: 1, issuedAt: 0 };
+    await connections.set('biz_issued', issued);
+    await connections.set('biz_norefresh', noRefresh);
+    const reopened = (await stores(keyA)).connections;
+    expect(await reopened.get('biz_issued')).toEqual(issued);
+    expect(await reopened.get('biz_norefresh')).toEqual(noRefresh);
+  });
+
   it('keeps no token in clear in the table', async () => {
     const { connections } = await stores(keyA);
     await connections.set('biz_raw', oauth(2));
