@@ -78,7 +78,9 @@ export function redactingLogger(target: Logger, configured: readonly string[]): 
 /** An error as text: its stack (or name and message), then each cause and each aggregated error, indented. */
 function describeError(error: unknown, depth = 0, seen = new Set<unknown>()): string {
   if (!(error instanceof Error)) return describeValue(error);
-  if (seen.has(error) || depth > MAX_DEPTH) return '[cycle or too deep]';
+  // An error met twice (a cause shared by two members, or a cycle) is written once.
+  if (seen.has(error)) return `${error.name} (the same as above)`;
+  if (depth > MAX_DEPTH) return `${error.name} (more causes not shown)`;
   seen.add(error);
   let text = error.stack ?? `${error.name}: ${error.message}`;
   // A stack holds the message as it was when the error was made; a message changed later would escape it.
