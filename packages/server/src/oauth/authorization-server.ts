@@ -105,6 +105,13 @@ export function authorizationServer(options: AuthorizationServerOptions): Author
         `The metadata of ${issuer} names no token_endpoint; give oauth.endpoints.token`,
       );
     }
+    // Checked here, not by the token request's transport, so that the error names the document that said it.
+    if (!parseWebUrl(merged.token_endpoint)) {
+      throw new PaykitError(
+        'upstream_invalid_response',
+        `The metadata of ${issuer} names a token_endpoint that is not https (http only for localhost)`,
+      );
+    }
     return merged;
   };
 

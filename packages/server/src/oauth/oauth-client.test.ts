@@ -382,6 +382,27 @@ describe('against other standard servers', () => {
     }
   });
 
+  it('refuses metadata whose token endpoint is plain http on another host, sending nothing', async () => {
+    const server = await startStandardServer(
+      () => ({ body: tokenBody('a-token-value') }),
+      (issuer) => ({ issuer, token_endpoint: 'http://as.example/token' }),
+    );
+    try {
+      const client = createOAuthClient({
+        apiBaseUrl: 'https://api.example',
+        issuer: server.url,
+        clientId: 'app',
+        clientSecret: 'app-secret',
+      });
+      await expect(client.refresh('refresh-token-1')).rejects.toMatchObject({
+        code: 'upstream_invalid_response',
+        message: expect.stringContaining('token_endpoint that is not https'),
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('reads OpenID discovery when asked to', async () => {
     let issuer = '';
     const server = await startScriptedServer((request) =>
