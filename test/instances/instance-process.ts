@@ -37,7 +37,7 @@ const platform = createPlatform({
   platformKey: config.platformKey,
   oauth: { clientId: config.clientId, clientSecret: config.clientSecret, timeoutMs: config.tokenTimeoutMs },
   store: stores.connections,
-  ...('tokenBudget' in stores ? { tokenBudget: stores.tokenBudget } : {}),
+  ...('tokenBudget' in stores ? { tokenBudget: stores.tokenBudget, codeLedger: stores.codes } : {}),
   onRevoked: (businessId) => tell({ type: 'revoked', businessId }),
   // Marks this instance's calls, so that the test knows which process sent a token request.
   fetch: (input, init) => {

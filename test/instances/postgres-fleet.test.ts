@@ -1,11 +1,12 @@
 /**
  * paykit's server guarantees across processes: four platform backends (forked processes, each with its own
  * memory) on one PostgreSQL and one sandbox. One refresh per merchant, one payment request per
- * Idempotency-Key, one hook run per webhook fact, a killed refresh holder that wedges nobody, and a database
- * that goes away in the middle without a 500 or a duplicate payment request.
+ * Idempotency-Key, one hook run per webhook fact, one token request per authorization code, a killed refresh
+ * holder that wedges nobody, and a database that goes away in the middle without a 500 or a duplicate payment
+ * request.
  */
 import { createPostgresStores, type PostgresStores } from '@paykit/server/postgres';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '../support/fleet.js';
 import { startInstances, type Instance, type InstanceConfig } from '../support/instances.js';
@@ -130,6 +131,52 @@ describe('four processes on one PostgreSQL', () => {
     expect(hookRuns).toEqual([
       { type: 'event', eventType: 'payment_request.completed', resourceId: fleet.paymentRequestId },
     ]);
+  });
+
+  it('refuse on every other process a code one of them exchanged, and send it to the token endpoint once', async () => {
+    const { oauth } = fleet.sandbox.context;
+    const owner = [...oauth.users.values()].find((user) =>
+      user.memberships.some((membership) => membership.businessId === fleet.merchantId),
+    )!;
+    const redirectUri = `${SHOP_ORIGIN}/connect/return`;
+    const codeVerifier = randomBytes(32).toString('base64url');
+    const approved = await fetch(`${fleet.sandbox.url}/_sandbox/oauth/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user_id: owner.id,
+        client_id: fleet.app.clientId,
+        redirect_uri: redirectUri,
+        scope: 'payments business:read',
+        state: 'again',
+        business_id: fleet.merchantId,
+        code_challenge: createHash('sha256').update(codeVerifier).digest('base64url'),
+        code_challenge_method: 'S256',
+      }),
+    });
+    const code = new URL((await body(approved)).redirect!).searchParams.get('code');
+    const callback = (instance: Instance, verifier: string) =>
+      fetch(`${instance.url}/paykit/oauth/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN },
+        body: JSON.stringify({ code, code_verifier: verifier, redirect_uri: redirectUri }),
+      });
+    const [first, ...others] = instances;
+    expect((await callback(first!, codeVerifier)).status).toBe(200);
+    const sent = fleet.api.count('POST', '/v1/open/oauth/token');
+    const grants = liveGrants(fleet);
+    const replays = await Promise.all(
+      others.flatMap((instance) => [callback(instance, codeVerifier), callback(instance, 'x'.repeat(43))]),
+    );
+    expect(replays.map((answer) => answer.status)).toEqual(Array(others.length * 2).fill(400));
+    expect(new Set(await Promise.all(replays.map(async (answer) => (await body(answer)).code)))).toEqual(
+      new Set(['code_reused']),
+    );
+    // Nothing reached the authorization server, so it revoked nothing: the merchant is still served everywhere.
+    expect(fleet.api.count('POST', '/v1/open/oauth/token')).toBe(sent);
+    expect(liveGrants(fleet)).toBe(grants);
+    const reads = await Promise.all(instances.map((instance) => readPayment(fleet, instance)));
+    expect(reads.map((answer) => answer.status)).toEqual(Array(instances.length).fill(200));
   });
 
   it('refresh after the lease of a process killed in the middle of its refresh, and keep the merchant', async () => {
