@@ -57,7 +57,13 @@ describe('PostgresConnectionStore', () => {
 
   it('round-trips the issue time, and tokens without a refresh token', async () => {
     const { connections } = await stores(keyA);
-    const issued: MerchantCredentials = { ...oauth(4), issuedAt: 1_700_000_000_000 };
+    const issued: MerchantCredentials = {
+      kind: 'oauth',
+      accessToken: 'access-SECRET-4',
+      refreshToken: 'refresh-SECRET-4',
+      issuedAt: 1_700_000_000_000,
+      expiresAt: 1_700_000_300_000,
+    };
     const noRefresh: MerchantCredentials = { kind: 'oauth', accessToken: 'access-SECRET-5', expiresAt: 1, issuedAt: 0 };
     await connections.set('biz_issued', issued);
     await connections.set('biz_norefresh', noRefresh);
