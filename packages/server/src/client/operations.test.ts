@@ -2,6 +2,7 @@
  * Every operation of the client against the running sandbox: success, not found, validation, wrong scope,
  * and pagination across thousands of entries.
  */
+import { createHash } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpRecorder } from '../../../../test/support/http-recorder.js';
@@ -263,6 +264,9 @@ describe('balance transactions', () => {
 });
 
 describe('with a Bearer connection', () => {
+  // PKCE is required by the OAuth client (issue 12): the approval carries the verifier's challenge.
+  const VERIFIER = 'v'.repeat(43);
+
   it('acts within its scopes: reads pass, writes outside the scope are forbidden naming it', async () => {
     const redirect = 'https://platform.example/cb';
     const app = (
@@ -282,6 +286,8 @@ describe('with a Bearer connection', () => {
         redirect_uri: redirect,
         scope: 'payments:read',
         business_id: business(),
+        code_challenge: createHash('sha256').update(VERIFIER).digest('base64url'),
+        code_challenge_method: 'S256',
       },
     });
     const code = new URL(approved.body.redirect).searchParams.get('code')!;
@@ -289,7 +295,7 @@ describe('with a Bearer connection', () => {
       apiBaseUrl: sandbox.url,
       clientId: app.client_id,
       clientSecret: app.client_secret,
-    }).exchangeCode({ code, redirectUri: redirect });
+    }).exchangeCode({ code, codeVerifier: VERIFIER, redirectUri: redirect });
     const bearer = createPaymentsClient({
       apiBaseUrl: sandbox.url,
       auth: { apply: (headers) => headers.set('authorization', `Bearer ${tokens.accessToken}`) },
