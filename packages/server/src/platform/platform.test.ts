@@ -425,6 +425,25 @@ describe('the callback route answers in the shop’s words', () => {
     expect(connected.status).toBe(200);
   });
 
+  it('answers a full ledger with 429 rate_limited and Retry-After, sending nothing', async () => {
+    const platform = newPlatform([], { codeLedger: new MemoryCodeLedger({ maxEntries: 1 }) });
+    const first = await approval();
+    expect(
+      (await callback(platform, { code: first.code, code_verifier: first.codeVerifier, redirect_uri: REDIRECT }))
+        .status,
+    ).toBe(200);
+    const { code, codeVerifier } = await approval();
+    const sent = tokenRequests();
+    const full = await callback(platform, { code, code_verifier: codeVerifier, redirect_uri: REDIRECT });
+    expect(full.status).toBe(429);
+    expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await full.json()).toEqual({
+      code: 'rate_limited',
+      message: 'Too many connection attempts right now. Please try again later.',
+    });
+    expect(tokenRequests()).toBe(sent);
+  });
+
   it('keeps body shape errors as 422 validation_failed with field errors', async () => {
     const answer = await callback(newPlatform(), { code_verifier: 'v'.repeat(43), redirect_uri: REDIRECT, extra: 1 });
     expect(answer.status).toBe(422);
