@@ -97,7 +97,8 @@ beforeAll(async () => {
     pageWith(
       'Connect your shop',
       `<paykit-connect-button issuer="${provider.issuer}" client-id="${provider.clientId}"
-        redirect-uri="${returnUrl()}" scope="${SCOPE}" resource="${api.resource}"></paykit-connect-button>`,
+        redirect-uri="${returnUrl()}" scope="${SCOPE}" resource="${api.resource}"
+        login-hint="${MERCHANT_LOGIN}"></paykit-connect-button>`,
     ),
   );
   pages.page('/return', pageWith('Connecting', '<paykit-return endpoint="/paykit"></paykit-return>'));
@@ -172,8 +173,10 @@ describe('Connect against a certified OAuth server (oidc-provider)', () => {
     const callback = nextCallback(page);
     await page.getByRole('button', { name: 'Connect with Payments' }).click();
 
-    // The authorization request the button built from the provider's metadata.
-    await page.waitForURL((url) => url.origin === provider.issuer);
+    // The authorization request the button built from the provider's metadata, with its extra parameters:
+    // the provider's sign-in page shows the login hint.
+    await page.waitForURL((url) => url.origin === provider.issuer && url.pathname.startsWith('/interaction/'));
+    expect(await page.locator('input[name=login]').inputValue()).toBe(MERCHANT_LOGIN);
     await approveAtProvider(page, provider, MERCHANT_LOGIN);
     await page.waitForURL((url) => url.origin === pages.url && url.pathname === '/return');
     await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toBe("Connected to Hana's Harbour Shop.");

@@ -90,6 +90,9 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
         token_endpoint_auth_method: 'client_secret_basic',
       },
     ],
+    // HTTP Basic only (RFC 6749 section 2.3.1's must-support): the provider otherwise takes the secret in
+    // the body as well whatever the client registered, and a client sending it there would pass unnoticed.
+    clientAuthMethods: ['client_secret_basic'],
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     // Any login name is an account: the development sign-in page takes any name and password.
