@@ -502,7 +502,12 @@ describe('POST /paykit/oauth/callback', () => {
         code_verifier: 'v'.repeat(43),
         redirect_uri: `${platform.url}/return`,
       });
-      for (const headers of [{}, { origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+      const refused: Record<string, string>[] = [
+        {},
+        { origin: 'https://evil.example' },
+        { 'sec-fetch-site': 'cross-site' },
+      ];
+      for (const headers of refused) {
         const answer = await rawPost(platform.url, '/paykit/oauth/callback', body, headers);
         expect(answer, JSON.stringify(headers)).toMatchObject({ status: 403, body: { code: 'cross_site_request' } });
       }
