@@ -22,6 +22,7 @@ export type { CallOptions } from './api/transport.js';
 export { PaykitError, isPaykitError, type ErrorCode } from '@paykit/core';
 export {
   createPlatform,
+  type CodeCallback,
   type ConnectedBusiness,
   type Platform,
   type PlatformOAuthOptions,
@@ -34,6 +35,13 @@ export {
   type OAuthTokens,
 } from './oauth/connection-store.js';
 export { FileConnectionStore, type FileConnectionStoreOptions } from './oauth/file-connection-store.js';
+export {
+  CODE_LEDGER_TTL_MS,
+  codeHash,
+  MemoryCodeLedger,
+  type CodeLedger,
+  type MemoryCodeLedgerOptions,
+} from './oauth/code-ledger.js';
 export {
   createOAuthClient,
   type CodeExchangeInput,

@@ -144,8 +144,10 @@ function requestFailure(error: unknown, issuer: string): PaykitError {
 function metadataFailure(error: unknown, issuer: string): PaykitError {
   if (error instanceof oauth.OperationProcessingError && error.code === oauth.JSON_ATTRIBUTE_COMPARISON) {
     const named = (error.cause as { body?: { issuer?: unknown } } | undefined)?.body?.issuer;
+    // Not `issuer_mismatch`: that code blames the callback's `iss`. This is the shop's configuration (or the
+    // server's metadata) being wrong, a 502 whose cause is logged.
     return new PaykitError(
-      'issuer_mismatch',
+      'upstream_invalid_response',
       `The metadata read for the issuer ${issuer} names the issuer ${String(named)}: not the configured one`,
       { cause: error },
     );

@@ -367,7 +367,7 @@ describe('against other standard servers', () => {
         clientSecret: 'app-secret',
       });
       const refused = client.exchangeCode({ code: 'code-1234', codeVerifier: VERIFIER, redirectUri: REDIRECT });
-      await expect(refused).rejects.toMatchObject({ code: 'issuer_mismatch' });
+      await expect(refused).rejects.toMatchObject({ code: 'upstream_invalid_response' });
       await expect(refused).rejects.toThrow(`issuer ${server.url} names the issuer https://attacker.test`);
       expect(server.requests.map((r) => r.url)).toEqual(['/.well-known/oauth-authorization-server']);
       lying = false;
