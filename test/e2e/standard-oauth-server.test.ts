@@ -110,10 +110,22 @@ afterAll(async () => {
   await Promise.all([pages?.close(), api?.close(), provider?.stop(), otherServer?.stop()]);
 });
 
-/** A page of a fresh browser profile, with the errors its scripts report. */
+/**
+ * A page of a fresh browser profile, with the errors the platform's pages report (console and scripts). The
+ * browser reaches 127.0.0.1 only: the provider's development pages would load a web font from the internet.
+ */
 async function freshPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await (await browser.newContext()).newPage();
+  const context = await browser.newContext();
+  await context.route(
+    (url) => url.hostname !== '127.0.0.1',
+    (route) => route.abort(),
+  );
+  const page = await context.newPage();
   const problems: string[] = [];
+  const onPlatformPage = () => page.url().startsWith(`${pages.url}/`);
+  page.on('console', (message) => {
+    if (message.type() === 'error' && onPlatformPage()) problems.push(message.text());
+  });
   page.on('pageerror', (error) => problems.push(String(error)));
   return { page, problems };
 }

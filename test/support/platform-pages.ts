@@ -54,6 +54,8 @@ export async function startPlatformPages(): Promise<PlatformPages> {
     if (req.method === 'GET' && path === '/paykit.js') {
       return res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(bundle);
     }
+    // Browsers ask for it on every page; a 404 there would be a console error in every test.
+    if (path === '/favicon.ico') return res.writeHead(204).end();
     const html = req.method === 'GET' ? pages.get(path) : undefined;
     if (html === undefined) return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
