@@ -25,8 +25,11 @@ import { startJwtResourceServer, type JwtResourceServer } from '../support/jwt-r
 import { approveAtProvider, startOidcProvider, type OidcProvider } from '../support/oidc-provider.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
-/** Short, so that the test sees tokens expire; long enough that a call right after connecting needs no refresh. */
-const ACCESS_TOKEN_TTL_SECONDS = 4;
+/**
+ * Short, so that the test sees tokens expire twice; long enough that a call right after connecting, on a busy
+ * machine, is still well before the refresh lead (a tenth of the lifetime by default, at most half).
+ */
+const ACCESS_TOKEN_TTL_SECONDS = 5;
 const SCOPE = 'business:read payments';
 /** The merchant's account at the authorization server (any name signs in on its development pages). */
 const MERCHANT_LOGIN = 'hana';
