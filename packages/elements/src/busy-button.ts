@@ -1,4 +1,4 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { PaykitErrorEvent } from './events.js';
 import { describeFailure } from './http.js';
 import { buttonStyles } from './button.styles.js';
@@ -12,13 +12,11 @@ import { MESSAGES_CHANGED } from './messages.js';
 export abstract class BusyButton extends LitElement {
   static override styles = buttonStyles;
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
-  static override properties = { _busy: { state: true }, _error: { state: true } };
+  static override properties: PropertyDeclarations = { _busy: { state: true }, _error: { state: true } };
 
+  /** Set synchronously on click (a reactive property stores its value at once), so a second click in the same frame is ignored too. */
   declare private _busy: boolean;
   declare private _error: string | undefined;
-
-  /** Set synchronously on click, so that a second click in the same frame is ignored too. */
-  #inFlight = false;
 
   constructor() {
     super();
@@ -28,59 +26,59 @@ export abstract class BusyButton extends LitElement {
   /** The default label, when the slot is empty. */
   protected abstract readonly defaultLabel: string;
 
-  /** Does the click's work. Resolve `true` when the page is navigating away (the button then stays busy). */
-  protected abstract act(): Promise<boolean>;
+  /** Does the click's work; resolves with the cancelable event announcing where the button goes (`detail.url`). */
+  protected abstract act(): Promise<Event & { readonly detail: { readonly url: string } }>;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    addEventListener('pageshow', this.#onPageShow);
-    addEventListener(MESSAGES_CHANGED, this.#relabel);
+    addEventListener('pageshow', this);
+    addEventListener(MESSAGES_CHANGED, this);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    removeEventListener('pageshow', this.#onPageShow);
-    removeEventListener(MESSAGES_CHANGED, this.#relabel);
+    removeEventListener('pageshow', this);
+    removeEventListener(MESSAGES_CHANGED, this);
   }
 
   override render() {
-    return html`<button
-        part="button"
-        type="button"
-        aria-busy=${this._busy}
-        aria-disabled=${this._busy}
-        @click=${this.#click}
-      >
-        ${this._busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing}<span part="label"
-          ><slot>${this.defaultLabel}</slot></span
-        >
-      </button>
-      ${this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing}`;
+    // Prettier's line breaks would be whitespace shipped to every shopper and rendered as text nodes.
+    // prettier-ignore
+    return html`<button part="button" type="button" aria-busy=${this._busy} aria-disabled=${this._busy} @click=${this.#click}>${
+      this._busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing
+    }<span part="label"><slot>${this.defaultLabel}</slot></span></button>${
+      this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing
+    }`;
   }
 
   #click = async (): Promise<void> => {
-    if (this.#inFlight) return;
-    this.#inFlight = true;
+    if (this._busy) return;
     this._busy = true;
     this._error = undefined;
     try {
-      if (await this.act()) return;
+      const event = await this.act();
+      // A listener may cancel the navigation (an SPA, a test); otherwise the button stays busy as the page leaves.
+      if (this.dispatchEvent(event)) return location.assign(event.detail.url);
     } catch (error) {
       const failure = describeFailure(error);
       this._error = failure.message;
       this.dispatchEvent(new PaykitErrorEvent(failure));
     }
-    this.#inFlight = false;
     this._busy = false;
   };
 
-  /** The default label is read at render: render again when a locale arrives. */
-  #relabel = (): void => this.requestUpdate();
-
-  #onPageShow = (event: PageTransitionEvent): void => {
-    if (!event.persisted) return;
-    this.#inFlight = false;
-    this._busy = false;
-    this._error = undefined;
-  };
+  /**
+   * The window's events, with the element as their listener object: a locale arrived (the default label is
+   * read at render, so render again), or the page came back from the back-forward cache (the button was left
+   * busy by a navigation that is now undone: ready again).
+   *
+   * @internal
+   */
+  handleEvent(event: Event): void {
+    if ((event as PageTransitionEvent).persisted) {
+      this._busy = false;
+      this._error = undefined;
+    }
+    this.requestUpdate();
+  }
 }

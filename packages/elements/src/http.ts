@@ -4,10 +4,11 @@
  */
 import { PaykitError, type ErrorCode } from '@paykit/core/browser';
 import { text } from './messages.js';
+import type { PaymentStatus } from './types.js';
 
 /** Options of {@link callBackend}. */
 export interface BackendCall {
-  method: 'GET' | 'POST';
+  /** A JSON body: the call is a POST with it, else a GET. */
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
@@ -19,14 +20,16 @@ export interface BackendCall {
 /** Calls `url` and returns its JSON body, or throws a `PaykitError`. */
 export async function callBackend(url: string, call: BackendCall): Promise<Record<string, unknown>> {
   const timeout = AbortSignal.timeout(call.timeoutMs ?? 15_000);
+  const post = call.body !== undefined;
   let response: Response;
   let body: unknown;
   try {
     response = await (call.fetch ?? fetch)(url, {
-      method: call.method,
-      // Same-origin cookies are fetch's default; the answer is JSON whatever the request accepts.
-      headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
-      body: call.body === undefined ? null : JSON.stringify(call.body),
+      method: post ? 'POST' : 'GET',
+      // Same-origin cookies are fetch's default; the answer is JSON whatever the request accepts. A GET has no
+      // content-type: a cross-origin one (a metadata document) stays a simple request, without a preflight.
+      headers: post ? { 'content-type': 'application/json', ...call.headers } : call.headers,
+      body: post ? JSON.stringify(call.body) : null,
       signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
     });
     body = await response.json().catch(() => undefined);
@@ -47,12 +50,18 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
   return object;
 }
 
-/** A string field of an answer, or `upstream_invalid_response`. */
-export function field(answer: Record<string, unknown>, name: string): string {
-  const value = answer[name];
-  if (typeof value !== 'string' || value.length === 0)
-    throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
-  return value;
+/**
+ * The payment of an answer: `id`, `status`, `amount` and `currency`, each a non-empty string, or
+ * `upstream_invalid_response`. Both the checkout's start and the return page read these four.
+ */
+export function paymentOf(answer: Record<string, unknown>): PaymentStatus {
+  const payment: Record<string, string> = {};
+  for (const name of ['id', 'status', 'amount', 'currency']) {
+    const value = answer[name];
+    if (typeof value !== 'string' || !value) throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
+    payment[name] = value;
+  }
+  return payment as unknown as PaymentStatus;
 }
 
 /** `{ code, message }` of any thrown value, for events and for display. */

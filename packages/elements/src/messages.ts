@@ -10,24 +10,26 @@ const en = {
   timeout: 'The shop took too long to answer. Please try again.',
   invalidAnswer: 'The shop sent an answer we could not read. Please try again.',
   failed: 'Something went wrong. Please try again.',
-  unsafeUrl: 'The checkout address is not one this page allows, so we stopped.',
-  noCheckoutOrigins: 'This button has no checkout-origins to check the checkout address against.',
+  unsafeUrl: 'This address is not one this page allows, so we stopped.',
+  noCheckoutOrigins: 'This button is missing its checkout-origins.',
   noReference: 'This page was opened without a payment reference.',
   checking: 'Confirming your payment…',
   completed: 'Payment received. Thank you!',
-  failedPayment: 'Payment failed: it did not go through.',
+  failedPayment: 'The payment failed.',
   canceled: 'The payment was canceled.',
   pending: 'Your payment is still processing. Refresh this page in a minute.',
   connect: 'Connect with Payments',
-  connectMisconfigured: 'This connect button is missing its client-id or scope.',
+  connectMisconfigured: 'This connect button is missing its client-id or scope, or sets a reserved parameter.',
   connecting: 'Finishing the connection…',
   connected: 'Connected to ',
   connectCancelled: 'Connection cancelled. Nothing was shared.',
-  connectFailed: 'The connection did not go through',
-  stateMissing: 'This page lacks the connection details. Start the connection again.',
-  stateUnknown: 'This connection was not started in this browser tab. Start it again.',
-  stateExpired: 'This connection took too long. Start it again.',
+  connectFailed: 'The connection did not go through. Please connect again.',
+  stateMissing: 'This page lacks the connection details. Please connect again.',
+  stateUnknown: 'This connection was not started in this browser tab. Please connect again.',
+  stateExpired: 'This connection took too long. Please connect again.',
   stateUsed: 'This connection was already handled.',
+  codeReused: 'This connection link was already used. Please connect again.',
+  issuerMismatch: 'This connection came from an unexpected service. Please connect again.',
 };
 
 /** A message table: every key of the English one. */
@@ -56,10 +58,9 @@ export function registerMessages(lang: string, table: Messages): void {
 
 /** The table for `context` (its nearest `lang`), or for the page when there is no element. */
 export function text(context?: Element): Messages {
+  // `globalThis.document`: there is none when this module is imported on a server (SSR).
   const lang = (
-    (typeof document === 'undefined'
-      ? ''
-      : (context?.closest('[lang]')?.getAttribute('lang') ?? document.documentElement.lang)) || 'en'
+    (context?.closest<HTMLElement>('[lang]') ?? globalThis.document?.documentElement)?.lang || 'en'
   ).toLowerCase();
   return tables[lang] ?? tables[lang.split('-')[0]!] ?? en;
 }

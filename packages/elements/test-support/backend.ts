@@ -8,7 +8,11 @@
  *   dashboard, answering `{ redirect }` (the callback URL with `code` and `state`);
  * - `/platform/*`: a platform's paykit handler (OAuth callback), whose app is registered on first approval;
  * - `POST /hostile/{kind}/payment-requests`: a backend that answers badly (`javascript`, `data`, `foreign`,
- *   `relative`, `error`, `html`, `slow`), for the attack tests.
+ *   `relative`, `error`, `html`, `slow`), for the attack tests;
+ * - authorization server metadata for issuers `{origin}/idp/{name}` (RFC 8414 places the document at
+ *   `/.well-known/oauth-authorization-server/idp/{name}`, OpenID at `/idp/{name}/.well-known/openid-configuration`):
+ *   `plain` (RFC 8414, an endpoint with its own query), `oidc` (OpenID only: the RFC 8414 place is 404),
+ *   `mismatch` (names another issuer), `insecure` (an http endpoint on another host), for the discovery tests.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { createPaykitHandler, createPlatform, type PaykitHandler } from '@paykit/server';
@@ -155,11 +159,36 @@ export async function startTestBackend(): Promise<TestBackend> {
       });
       return;
     }
+    const metadata = metadataDocument(ctx.path, `http://${ctx.req.headers.host}`);
+    if (metadata !== undefined) {
+      ctx.set('content-type', 'application/json');
+      // As a real authorization server does: the document is public, and read by a page of any origin.
+      ctx.set('access-control-allow-origin', '*');
+      ctx.status = metadata === null ? 404 : 200;
+      ctx.body = JSON.stringify(metadata ?? { error: 'not_found' });
+      return;
+    }
     const hostile = /^\/hostile\/([a-z]+)\/payment-requests/.exec(ctx.path);
     if (hostile) return answerHostile(ctx, hostile[1]!);
     return next();
   };
   return { sandbox, middleware };
+}
+
+/**
+ * The metadata document at `path` for the test issuers under `origin`: the document, `null` for a 404, or
+ * `undefined` when `path` is not a metadata path.
+ */
+function metadataDocument(path: string, origin: string): Record<string, string> | null | undefined {
+  const rfc8414 = /^\/\.well-known\/oauth-authorization-server\/idp\/([a-z]+)$/.exec(path)?.[1];
+  const openid = /^\/idp\/([a-z]+)\/\.well-known\/openid-configuration$/.exec(path)?.[1];
+  const issuer = `${origin}/idp/${rfc8414 ?? openid}`;
+  if (rfc8414 === 'plain') return { issuer, authorization_endpoint: 'https://login.idp.example/authorize?tenant=shop' };
+  if (rfc8414 === 'mismatch')
+    return { issuer: 'https://idp.evil.example', authorization_endpoint: 'https://idp.evil.example/a' };
+  if (rfc8414 === 'insecure') return { issuer, authorization_endpoint: 'http://login.idp.example/authorize' };
+  if (openid === 'oidc') return { issuer, authorization_endpoint: 'https://oidc.idp.example/auth' };
+  return rfc8414 === undefined && openid === undefined ? undefined : null;
 }
 
 function readText(req: IncomingMessage): Promise<string> {

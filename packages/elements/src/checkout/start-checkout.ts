@@ -3,8 +3,8 @@
  * `<paykit-pay-button>` is built on it; SPA code can call it directly.
  */
 import { PaykitError, parseAllowedUrl } from '@paykit/core/browser';
-import { callBackend, field } from '../http.js';
 import { text } from '../messages.js';
+import { callBackend, paymentOf } from '../http.js';
 import type { CheckoutStarted, ShopperChoice } from '../types.js';
 
 /** Options of {@link startCheckout}. */
@@ -33,7 +33,6 @@ export interface StartCheckoutOptions {
 export async function startCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted> {
   if (options.checkoutOrigins.length === 0) throw new PaykitError('unsafe_url', text().noCheckoutOrigins);
   const answer = await callBackend(`${trimSlash(options.endpoint)}/payment-requests`, {
-    method: 'POST',
     body: options.choice,
     headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
     signal: options.signal,
@@ -42,13 +41,7 @@ export async function startCheckout(options: StartCheckoutOptions): Promise<Chec
   });
   const url = parseAllowedUrl(answer.url, options.checkoutOrigins);
   if (!url) throw new PaykitError('unsafe_url', text().unsafeUrl);
-  return {
-    id: field(answer, 'id'),
-    url: url.href,
-    status: field(answer, 'status'),
-    amount: field(answer, 'amount'),
-    currency: field(answer, 'currency'),
-  };
+  return { ...paymentOf(answer), url: url.href };
 }
 
 /** The endpoint without a trailing slash. */

@@ -17,11 +17,17 @@ export interface ConnectAttempt {
   createdAt: number;
 }
 
-type Stored = ConnectAttempt | { usedAt: number };
+/** An attempt, or the tombstone of a used one, whose `createdAt` is when it was used: both expire alike. */
+type Stored = ConnectAttempt | { used: true; createdAt: number };
 
-/** Keeps a new attempt under its state, and forgets expired ones. */
+/** Keeps a new attempt under its state, and forgets expired (or unreadable) ones. */
 export function saveAttempt(storage: Storage, state: string, attempt: ConnectAttempt): void {
-  purgeExpired(storage, attempt.createdAt);
+  for (let i = storage.length - 1; i >= 0; i -= 1) {
+    const key = storage.key(i)!;
+    if (!key.startsWith(PREFIX)) continue;
+    const stored = read(storage, key);
+    if (!stored || attempt.createdAt - stored.createdAt > ATTEMPT_TTL_MS) storage.removeItem(key);
+  }
   storage.setItem(PREFIX + state, JSON.stringify(attempt));
 }
 
@@ -30,29 +36,19 @@ export function saveAttempt(storage: Storage, state: string, attempt: ConnectAtt
  * `state_expired` or `state_used`.
  */
 export function consumeAttempt(storage: Storage, state: string, now = Date.now()): ConnectAttempt {
-  const raw = storage.getItem(PREFIX + state);
-  let stored: Stored | undefined;
-  try {
-    stored = raw === null ? undefined : (JSON.parse(raw) as Stored);
-  } catch {
-    stored = undefined;
-  }
+  const stored = read(storage, PREFIX + state);
   if (!stored) throw new PaykitError('state_unknown', text().stateUnknown);
-  if ('usedAt' in stored) throw new PaykitError('state_used', text().stateUsed);
-  storage.setItem(PREFIX + state, JSON.stringify({ usedAt: now }));
+  if ('used' in stored) throw new PaykitError('state_used', text().stateUsed);
+  storage.setItem(PREFIX + state, JSON.stringify({ used: true, createdAt: now }));
   if (now - stored.createdAt > ATTEMPT_TTL_MS) throw new PaykitError('state_expired', text().stateExpired);
   return stored;
 }
 
-function purgeExpired(storage: Storage, now: number): void {
-  for (let i = storage.length - 1; i >= 0; i -= 1) {
-    const key = storage.key(i);
-    if (!key?.startsWith(PREFIX)) continue;
-    try {
-      const stored = JSON.parse(storage.getItem(key) ?? '') as Stored;
-      if (now - ('usedAt' in stored ? stored.usedAt : stored.createdAt) > ATTEMPT_TTL_MS) storage.removeItem(key);
-    } catch {
-      storage.removeItem(key);
-    }
+/** The entry under `key`: `null` when there is none (JSON.parse reads a missing item's `null` as null). */
+function read(storage: Storage, key: string): Stored | null | undefined {
+  try {
+    return JSON.parse(storage.getItem(key)!) as Stored | null;
+  } catch {
+    return undefined;
   }
 }

@@ -4,8 +4,10 @@ import { text } from '../messages.js';
 import { startConnect } from './start-connect.js';
 
 /**
- * "Connect with Payments": sends a merchant to the payment service's dashboard to approve the platform's
- * app (OAuth 2.0 authorization code with PKCE). State and verifier stay in this tab's sessionStorage.
+ * "Connect with Payments": sends a merchant to the payment service's dashboard (or any standard OAuth server)
+ * to approve the platform's app (OAuth 2.0 authorization code with PKCE). State and verifier stay in this
+ * tab's sessionStorage. The authorization endpoint is `authorization-endpoint`, else the one of `issuer`'s
+ * metadata, else `{dashboard-url}/oauth/authorize`.
  *
  * @tag paykit-connect-button
  * @slot - The label. Default "Connect with Payments".
@@ -18,12 +20,17 @@ import { startConnect } from './start-connect.js';
  * @cssprop --paykit-accent - Background of the button (system token), as the pay button.
  */
 export class PaykitConnectButton extends BusyButton {
+  // Lit adds these to BusyButton's own (its `_busy` and `_error` states): no need to spread them.
   static override properties = {
-    ...BusyButton.properties,
     clientId: { attribute: 'client-id' },
     redirectUri: { attribute: 'redirect-uri' },
     scope: {},
     dashboardUrl: { attribute: 'dashboard-url' },
+    authorizationEndpoint: { attribute: 'authorization-endpoint' },
+    issuer: {},
+    prompt: {},
+    loginHint: { attribute: 'login-hint' },
+    resource: {},
   };
 
   /** The platform app's client id. */
@@ -32,8 +39,18 @@ export class PaykitConnectButton extends BusyButton {
   declare redirectUri: string;
   /** Space-separated scopes, such as `payments business:read`. */
   declare scope: string;
-  /** The dashboard's origin, such as `http://127.0.0.1:4010` for the local sandbox. */
+  /** The dashboard's origin, such as `http://127.0.0.1:4010` for the local sandbox: the endpoint is `{dashboard-url}/oauth/authorize`. */
   declare dashboardUrl: string;
+  /** The authorization endpoint itself, a full URL (a standard OAuth server). Wins over `issuer` and `dashboard-url`. */
+  declare authorizationEndpoint?: string;
+  /** The authorization server's issuer: the endpoint is read from its metadata (RFC 8414, else OpenID discovery). */
+  declare issuer?: string;
+  /** `prompt` of the authorization request (OpenID Connect), such as `login`. */
+  declare prompt?: string;
+  /** `login_hint` of the authorization request (OpenID Connect). */
+  declare loginHint?: string;
+  /** `resource` of the authorization request (RFC 8707): the API the tokens are for. */
+  declare resource?: string;
 
   protected get defaultLabel(): string {
     return text(this).connect;
@@ -44,16 +61,9 @@ export class PaykitConnectButton extends BusyButton {
     this.clientId = this.redirectUri = this.scope = this.dashboardUrl = '';
   }
 
-  protected async act(): Promise<boolean> {
-    const { url } = await startConnect({
-      clientId: this.clientId,
-      redirectUri: this.redirectUri,
-      scope: this.scope,
-      dashboardUrl: this.dashboardUrl,
-    });
-    if (!this.dispatchEvent(new PaykitConnectEvent({ url }))) return false;
-    location.assign(url);
-    return true;
+  protected async act(): Promise<PaykitConnectEvent> {
+    // The element's properties are startConnect's options, name for name.
+    return new PaykitConnectEvent({ url: (await startConnect(this)).url });
   }
 }
 

@@ -101,7 +101,7 @@ describe('<paykit-return> on an OAuth callback', () => {
     expect((await backendState()).callbacks).to.equal(before);
   });
 
-  it('says "cancelled" on access_denied, with no call, and shows the description as text only', async () => {
+  it('says "cancelled" on access_denied, with no call; the description reaches the event, never the box', async () => {
     const { state } = await startConnect({
       clientId: 'c',
       redirectUri: redirectUri(),
@@ -130,9 +130,55 @@ describe('<paykit-return> on an OAuth callback', () => {
     const shown = await mountReturn(
       `error=server_error&error_description=${encodeURIComponent('<b>boom</b>')}&state=${other}`,
     );
-    await failed;
+    expect((await failed).detail.code).to.equal('upstream_error');
     await shown.updateComplete;
-    expect(box(shown).textContent).to.contain('<b>boom</b>');
+    // Anyone can write a callback URL: its words are not shown in the shop's voice.
+    expect(box(shown).textContent).to.contain('The connection did not go through');
+    expect(box(shown).textContent).to.not.contain('boom');
     expect(shown.shadowRoot!.querySelector('b')).to.equal(null);
+  });
+
+  it("forwards the callback's iss (RFC 9207): the sandbox's passes, another is refused by the backend in this page's words", async () => {
+    const { query } = await callbackUrl();
+    expect(new URLSearchParams(query).get('iss')).to.equal(dashboard);
+    const before = (await backendState()).callbacks;
+    const forged = new URLSearchParams(query);
+    forged.set('iss', 'https://attacker.example');
+    const refused = next<PaykitErrorEvent>(document, 'paykit-error');
+    const el = await mountReturn(forged.toString());
+    const { detail } = await refused;
+    expect(detail.code).to.equal('issuer_mismatch');
+    expect(detail.message).to.equal('This connection came from an unexpected service. Please connect again.');
+    await el.updateComplete;
+    expect(box(el).textContent).to.contain('unexpected service');
+    // The code was posted with the forged iss: the backend compared and refused it.
+    expect((await backendState()).callbacks).to.equal(before + 1);
+    expect(location.search).to.equal('');
+
+    const repeated = next<PaykitErrorEvent>(document, 'paykit-error');
+    await mountReturn(`${query}&iss=${encodeURIComponent(dashboard)}`);
+    expect((await repeated).detail.code).to.equal('duplicate_parameter');
+    expect((await backendState()).callbacks).to.equal(before + 1);
+  });
+
+  it('says "already used" in its own words when the backend refuses a code it has seen (code_reused)', async () => {
+    const { query, state } = await callbackUrl();
+    // What this tab kept for the attempt, to replay the code under a state of its own.
+    const kept = JSON.parse(sessionStorage.getItem(`paykit:connect:${state}`)!) as { codeVerifier: string };
+    await handleConnectReturn({ endpoint: '/platform', url: `${location.origin}${location.pathname}?${query}` });
+    saveAttempt(sessionStorage, 'replay-state', {
+      codeVerifier: kept.codeVerifier,
+      redirectUri: redirectUri(),
+      createdAt: Date.now(),
+    });
+    const replay = new URLSearchParams(query);
+    replay.set('state', 'replay-state');
+    const refused = next<PaykitErrorEvent>(document, 'paykit-error');
+    const el = await mountReturn(replay.toString());
+    const { detail } = await refused;
+    expect(detail.code).to.equal('code_reused');
+    expect(detail.message).to.equal('This connection link was already used. Please connect again.');
+    await el.updateComplete;
+    expect(box(el).dataset.state).to.equal('error');
   });
 });

@@ -1,12 +1,16 @@
 /**
  * The OAuth callback on the platform's return page. The `state` must be one this tab issued, not yet used and
  * not expired; it is consumed before any network call, and the URL is cleaned, so that a reload, Back or a
- * second mount never sends the code twice. Then the code and its verifier go to the platform's backend.
+ * second mount never sends the code twice. Then the code and its verifier go to the platform's backend, with
+ * the `iss` of the callback when the authorization server sent one (RFC 9207): the backend compares it with
+ * the issuer it is configured for, so that a response from another server (a mix-up) is refused.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9207
  */
 import { PaykitError } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend } from '../http.js';
-import { text } from '../messages.js';
+import { text, type Messages } from '../messages.js';
 import type { ConnectedBusiness } from '../types.js';
 import { consumeAttempt } from './connect-attempts.js';
 
@@ -23,72 +27,87 @@ export interface HandleConnectReturnOptions {
 /** Callbacks being handled, by state: a second mount while the first runs (React StrictMode) shares its work. */
 const inFlight = new Map<string, Promise<ConnectedBusiness>>();
 
+/** The backend's refusals that are said in this page's words: a replayed code, and a mix-up (RFC 9207). */
+const LOCAL_WORDS: { [code: string]: keyof Messages | undefined } = {
+  code_reused: 'codeReused',
+  issuer_mismatch: 'issuerMismatch',
+};
+
+/** The parameters of an authorization response (RFC 6749 section 4.1.2, RFC 9207). */
+const CALLBACK_PARAMS = ['code', 'state', 'error', 'iss'];
+
 /** Remembers the path of the last handled callback, whose URL was cleaned: a reload there is "already handled". */
 const HANDLED = 'paykit:connect-handled';
 
 /**
- * True when `url` is an OAuth callback (`code`, `error` or `state` in its query), or the cleaned URL of a
+ * True when `url` is an OAuth callback (`code`, `state`, `error` or `iss` in its query), or the cleaned URL of a
  * callback this tab already handled.
  */
 export function isConnectReturn(url: string, storage: Storage = sessionStorage): boolean {
   const parsed = new URL(url);
   const query = parsed.searchParams;
-  if (query.has('code') || query.has('error') || query.has('state')) return true;
+  if (CALLBACK_PARAMS.some((name) => query.has(name))) return true;
   return parsed.search === '' && storage.getItem(HANDLED) === parsed.pathname;
 }
 
 /** Handles the callback; resolves with the connected business. */
-export function handleConnectReturn(options: HandleConnectReturnOptions): Promise<ConnectedBusiness> {
-  const ownUrl = options.url === undefined;
+export async function handleConnectReturn(options: HandleConnectReturnOptions): Promise<ConnectedBusiness> {
   const url = new URL(options.url ?? location.href);
   const query = url.searchParams;
-  for (const name of ['code', 'state', 'error']) {
-    if (query.getAll(name).length > 1)
-      return Promise.reject(new PaykitError('duplicate_parameter', text().stateUnknown));
-  }
+  // A repeated parameter is refused: two readers (this page, a proxy, the backend) could pick different ones.
+  if (CALLBACK_PARAMS.some((name) => query.getAll(name).length > 1))
+    throw new PaykitError('duplicate_parameter', text().stateUnknown);
   const storage = options.storage ?? sessionStorage;
   const state = query.get('state');
-  if (!state) {
-    const reloaded = !query.has('code') && !query.has('error') && storage.getItem(HANDLED) === url.pathname;
-    return Promise.reject(
-      reloaded
-        ? new PaykitError('state_used', text().stateUsed)
-        : new PaykitError('state_missing', text().stateMissing),
-    );
+  if (!state)
+    throw query.has('code') || query.has('error') || storage.getItem(HANDLED) !== url.pathname
+      ? new PaykitError('state_missing', text().stateMissing)
+      : new PaykitError('state_used', text().stateUsed);
+  let work = inFlight.get(state);
+  if (!work) {
+    inFlight.set(state, (work = exchange(options, url, storage, state)));
+    // Only while running: afterwards the state is used, and a later mount (a reload) must be told so.
+    const done = () => inFlight.delete(state);
+    void work.then(done, done);
   }
-  const running = inFlight.get(state);
-  if (running) return running;
-
-  const work = (async () => {
-    const attempt = consumeAttempt(storage, state);
-    const error = query.get('error');
-    const code = query.get('code');
-    storage.setItem(HANDLED, url.pathname);
-    // The code leaves the address bar (and the history, and any later Referer) before it is sent anywhere.
-    if (ownUrl) history.replaceState(history.state, '', `${url.pathname}${url.hash}`);
-    if (error !== null) {
-      const detail = query.get('error_description');
-      throw new PaykitError(
-        error === 'access_denied' ? 'access_denied' : 'upstream_error',
-        error === 'access_denied' ? text().connectCancelled : `${text().connectFailed}${detail ? ` (${detail})` : ''}`,
-      );
-    }
-    if (!code) throw new PaykitError('validation_failed', text().stateMissing);
-    const answer = await callBackend(`${trimSlash(options.endpoint)}/oauth/callback`, {
-      method: 'POST',
-      body: { code, code_verifier: attempt.codeVerifier, redirect_uri: attempt.redirectUri },
-      fetch: options.fetch,
-    });
-    const business = answer.business as ConnectedBusiness | undefined;
-    if (!business || typeof business.name !== 'string')
-      throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
-    return business;
-  })();
-  inFlight.set(state, work);
-  // Only while running: afterwards the state is used, and a later mount (a reload) must be told so.
-  void work.then(
-    () => inFlight.delete(state),
-    () => inFlight.delete(state),
-  );
   return work;
+}
+
+/** Consumes the attempt of `state`, cleans the address bar, then sends the code to the backend. */
+async function exchange(
+  options: HandleConnectReturnOptions,
+  url: URL,
+  storage: Storage,
+  state: string,
+): Promise<ConnectedBusiness> {
+  const query = url.searchParams;
+  const attempt = consumeAttempt(storage, state);
+  storage.setItem(HANDLED, url.pathname);
+  // The code leaves the address bar (and the history, and any later Referer) before it is sent anywhere.
+  if (options.url === undefined) history.replaceState(history.state, '', `${url.pathname}${url.hash}`);
+  const error = query.get('error');
+  // The server's description of a denial goes with the error, for the page's `paykit-connect-denied` event.
+  if (error === 'access_denied')
+    throw new PaykitError(error, text().connectCancelled, { cause: query.get('error_description') ?? undefined });
+  // The server's error_description is not shown: anyone can put words in a callback URL, and the element's
+  // box would lend them the shop's voice. The page reads it from the event of a denial, if it wants it.
+  if (error !== null) throw new PaykitError('upstream_error', text().connectFailed);
+  const code = query.get('code');
+  if (!code) throw new PaykitError('validation_failed', text().stateMissing);
+  const answer = await callBackend(`${trimSlash(options.endpoint)}/oauth/callback`, {
+    body: {
+      code,
+      code_verifier: attempt.codeVerifier,
+      redirect_uri: attempt.redirectUri,
+      iss: query.get('iss') ?? undefined,
+    },
+    fetch: options.fetch,
+  }).catch((failure: PaykitError) => {
+    // The two refusals a person can act on get this page's words (and language), not the backend's.
+    const key = LOCAL_WORDS[failure.code];
+    throw key ? new PaykitError(failure.code, text()[key]) : failure;
+  });
+  const business = answer.business as ConnectedBusiness | undefined;
+  if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
+  return business;
 }

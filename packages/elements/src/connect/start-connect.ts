@@ -1,12 +1,15 @@
 /**
  * The headless connect flow: a fresh `state` and PKCE verifier (256 bits each), kept for this attempt only,
- * and the authorization URL of the payment service's dashboard (spec 4.9).
+ * and the URL of the authorization request. The authorization endpoint is found as the server side finds its
+ * token endpoint: given outright (`authorizationEndpoint`), read from the issuer's metadata (`issuer`), or the
+ * spec's path under the dashboard (`{dashboardUrl}/oauth/authorize`, spec 4.9).
  *
  * @see https://www.rfc-editor.org/rfc/rfc7636 (PKCE)
  */
 import { PaykitError, parseWebUrl } from '@paykit/core/browser';
 import { text } from '../messages.js';
 import { saveAttempt } from './connect-attempts.js';
+import { discoverAuthorizationEndpoint } from './discover.js';
 import { codeChallengeOf, randomToken } from './pkce.js';
 
 /** Options of {@link startConnect}. */
@@ -17,23 +20,38 @@ export interface StartConnectOptions {
   redirectUri: string;
   /** Space-separated scopes, such as `payments business:read`. */
   scope: string;
-  /** The dashboard's origin (sandbox or live), such as `http://127.0.0.1:4010`. */
-  dashboardUrl: string;
+  /** The dashboard's origin (sandbox or live), such as `http://127.0.0.1:4010`: the endpoint is `{dashboardUrl}/oauth/authorize`. */
+  dashboardUrl?: string;
+  /** The authorization endpoint itself, a full URL (a standard OAuth server). Wins over the other two. */
+  authorizationEndpoint?: string;
+  /**
+   * The authorization server's issuer: the endpoint is read from its metadata (RFC 8414, else OpenID
+   * discovery), which must name exactly this issuer. Wins over `dashboardUrl`.
+   */
+  issuer?: string;
+  /** `prompt` (OpenID Connect), such as `login` or `consent`. */
+  prompt?: string;
+  /** `login_hint` (OpenID Connect): the merchant's login, to prefill the sign-in. */
+  loginHint?: string;
+  /** `resource` (RFC 8707): the API the tokens are for. */
+  resource?: string;
+  /**
+   * Any other authorization request parameter. It cannot replace one paykit sets (`client_id`, `redirect_uri`,
+   * `response_type`, `scope`, `state`, `code_challenge*`): trying is `validation_failed`.
+   */
+  extraParams?: Record<string, string>;
   /** Where attempts are kept. Default `sessionStorage`. */
   storage?: Storage;
+  /** For the metadata request. */
+  fetch?: typeof fetch;
 }
 
 /** Prepares an attempt and returns the URL to send the merchant to. */
 export async function startConnect(options: StartConnectOptions): Promise<{ url: string; state: string }> {
-  const dashboard = parseWebUrl(options.dashboardUrl);
-  const redirect = parseWebUrl(options.redirectUri);
-  if (!dashboard || !redirect) throw new PaykitError('unsafe_url', text().unsafeUrl);
-  if (!options.clientId || !options.scope.trim())
-    throw new PaykitError('validation_failed', text().connectMisconfigured);
   const state = randomToken();
   const codeVerifier = randomToken();
-  const url = new URL('/oauth/authorize', dashboard);
-  url.search = new URLSearchParams({
+  /** The parameters paykit sets itself, which `extraParams` may not replace. */
+  const own: Record<string, string> = {
     client_id: options.clientId,
     redirect_uri: options.redirectUri,
     response_type: 'code',
@@ -41,7 +59,28 @@ export async function startConnect(options: StartConnectOptions): Promise<{ url:
     state,
     code_challenge: await codeChallengeOf(codeVerifier),
     code_challenge_method: 'S256',
-  }).toString();
+  };
+  const extra = { ...options.extraParams };
+  if (!own.client_id || !own.scope || Object.keys(extra).some((name) => Object.hasOwn(own, name)))
+    throw new PaykitError('validation_failed', text().connectMisconfigured);
+  const dashboard = parseWebUrl(options.dashboardUrl);
+  // Whichever way it was found, the endpoint must be https (or http on this machine).
+  const url = parseWebUrl(
+    options.authorizationEndpoint ||
+      (options.issuer
+        ? await discoverAuthorizationEndpoint(options.issuer, options.fetch)
+        : dashboard && `${dashboard.origin}/oauth/authorize`),
+  );
+  if (!url || !parseWebUrl(options.redirectUri)) throw new PaykitError('unsafe_url', text().unsafeUrl);
+  for (const [name, value] of Object.entries({
+    ...extra,
+    prompt: options.prompt,
+    login_hint: options.loginHint,
+    resource: options.resource,
+    ...own,
+  }))
+    // `set`, not `append`: an endpoint's own query (RFC 6749 section 3.1 allows one) keeps its other parameters.
+    if (value) url.searchParams.set(name, value);
   saveAttempt(options.storage ?? sessionStorage, state, {
     codeVerifier,
     redirectUri: options.redirectUri,

@@ -24,8 +24,8 @@ import type { ShopperChoice } from '../types.js';
  * @cssprop --paykit-pay-button-background - Background, over `--paykit-accent`.
  */
 export class PaykitPayButton extends BusyButton {
+  // Lit adds these to BusyButton's own (its `_busy` and `_error` states): no need to spread them.
   static override properties = {
-    ...BusyButton.properties,
     endpoint: {},
     amount: {},
     currency: {},
@@ -74,15 +74,13 @@ export class PaykitPayButton extends BusyButton {
     return choice;
   }
 
-  protected async act(): Promise<boolean> {
+  protected async act(): Promise<PaykitCheckoutEvent> {
     const started = await startCheckout({
       endpoint: this.endpoint,
       choice: this.choice,
       checkoutOrigins: words(this.checkoutOrigins),
     });
-    if (!this.dispatchEvent(new PaykitCheckoutEvent({ id: started.id, url: started.url }))) return false;
-    location.assign(started.url);
-    return true;
+    return new PaykitCheckoutEvent({ id: started.id, url: started.url });
   }
 }
 

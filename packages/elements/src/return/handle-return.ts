@@ -4,7 +4,7 @@
  */
 import { PaykitError } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
-import { callBackend, field } from '../http.js';
+import { callBackend, paymentOf } from '../http.js';
 import { text } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
 
@@ -17,7 +17,7 @@ export interface HandleReturnOptions {
   /** The first wait between checks of a pending payment; each next wait is 1.5 times longer (at most 5 s). Default 1 s. */
   pollIntervalMs?: number;
   /** How long to keep checking a pending payment, or retrying a failing backend. Default 30 s. */
-  maxWaitMs?: number;
+  maxWaitMs?: number | undefined;
   /** Told of each status while polling. */
   onStatus?: (status: PaymentStatus) => void;
   signal?: AbortSignal;
@@ -34,25 +34,19 @@ export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed
 export async function handleReturn(options: HandleReturnOptions): Promise<PaymentStatus> {
   const query = new URL(options.url ?? location.href).searchParams;
   const reference = single(query, 'reference');
-  if (reference === undefined || !/^[A-Za-z0-9_-]{1,255}$/.test(reference)) {
-    throw new PaykitError('validation_failed', text().noReference);
-  }
+  if (!/^[A-Za-z0-9_-]{1,255}$/.test(reference ?? '')) throw new PaykitError('validation_failed', text().noReference);
   const merchant = single(query, 'merchant');
+  // The reference is URL-safe as checked above: it goes in the path as it is.
   const url =
-    `${trimSlash(options.endpoint)}/payment-requests/${encodeURIComponent(reference)}` +
+    `${trimSlash(options.endpoint)}/payment-requests/${reference}` +
     (merchant === undefined ? '' : `?merchant=${encodeURIComponent(merchant)}`);
   const deadline = Date.now() + (options.maxWaitMs ?? 30_000);
   let wait = options.pollIntervalMs ?? 1_000;
   for (;;) {
     let status: PaymentStatus | undefined;
     try {
-      const answer = await callBackend(url, { method: 'GET', signal: options.signal, fetch: options.fetch });
-      status = {
-        id: field(answer, 'id'),
-        status: field(answer, 'status'),
-        amount: field(answer, 'amount'),
-        currency: field(answer, 'currency'),
-      };
+      const answer = await callBackend(url, { signal: options.signal, fetch: options.fetch });
+      status = paymentOf(answer);
       options.onStatus?.(status);
       if (FINAL_STATUSES.has(status.status)) return status;
     } catch (error) {

@@ -1,5 +1,5 @@
-import { isPaykitError } from '@paykit/core/browser';
-import { html, LitElement, type PropertyValues } from 'lit';
+import type { PaykitError } from '@paykit/core/browser';
+import { html, LitElement } from 'lit';
 import { handleConnectReturn, isConnectReturn } from '../connect/handle-connect-return.js';
 import {
   PaykitConnectDeniedEvent,
@@ -9,18 +9,13 @@ import {
   PaykitPaymentFailedEvent,
 } from '../events.js';
 import { describeFailure } from '../http.js';
-import { text, type Messages } from '../messages.js';
-import { handleReturn } from './handle-return.js';
+import { text } from '../messages.js';
+import { FINAL_STATUSES, handleReturn } from './handle-return.js';
 import { returnStatusStyles } from './return-status.styles.js';
 
-type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'connected' | 'error';
-
-/** What each confirmed status says; any other status is still processing. */
-const RESULTS: Record<string, { state: State; key: keyof Messages } | undefined> = {
-  completed: { state: 'completed', key: 'completed' },
-  failed: { state: 'failed', key: 'failedPayment' },
-  canceled: { state: 'canceled', key: 'canceled' },
-};
+/** What a payment's confirmed status shows. */
+type Outcome = 'completed' | 'failed' | 'canceled' | 'pending';
+type State = Outcome | 'checking' | 'connected' | 'error';
 
 /**
  * The result of a payment, on the merchant's return page. Reads `reference` from the page URL, asks the
@@ -68,8 +63,9 @@ export class PaykitReturn extends LitElement {
     this.#start();
   }
 
-  override updated(changed: PropertyValues<this>): void {
-    if (changed.has('endpoint')) this.#start();
+  /** After any update: the endpoint may have arrived (#start does nothing while a check runs or ran). */
+  override updated(): void {
+    this.#start();
   }
 
   /**
@@ -77,7 +73,7 @@ export class PaykitReturn extends LitElement {
    * element before the framework hydrates and sets `endpoint`, so an empty one means: wait for it.
    */
   #start(): void {
-    if (!this.endpoint || !this.isConnected || (this.#abort && !this.#abort.signal.aborted)) return;
+    if (!this.endpoint || !this.isConnected || this.#abort?.signal.aborted === false) return;
     this.#abort = new AbortController();
     void this.#confirm(this.#abort.signal);
   }
@@ -88,45 +84,54 @@ export class PaykitReturn extends LitElement {
   }
 
   override render() {
-    return html`<div part="base" role="status" aria-live="polite" data-state=${this._state}>${this._text}</div>`;
+    // role=status is a polite live region by itself (WAI-ARIA 1.2): no aria-live needed.
+    return html`<div part="base" role="status" data-state=${this._state}>${this._text}</div>`;
+  }
+
+  /** Shows the outcome and tells the page. */
+  #show(state: State, message: string, event?: Event): void {
+    this._state = state;
+    this._text = message;
+    if (event) this.dispatchEvent(event);
   }
 
   async #confirm(signal: AbortSignal): Promise<void> {
     this._text = text(this).checking;
     await this.updateComplete;
-    // Read before the callback handling cleans the address bar.
-    const description = new URL(location.href).searchParams.get('error_description') ?? undefined;
     try {
       if (isConnectReturn(location.href)) {
         this._text = text(this).connecting;
         const business = await handleConnectReturn({ endpoint: this.endpoint });
-        this._state = 'connected';
-        this._text = `${text(this).connected}${business.name}.`;
-        this.dispatchEvent(new PaykitConnectedEvent({ business }));
+        this.#show('connected', `${text(this).connected}${business.name}.`, new PaykitConnectedEvent({ business }));
         return;
       }
       const status = await handleReturn({
         endpoint: this.endpoint,
         signal,
-        ...(this.maxWaitMs === undefined ? {} : { maxWaitMs: this.maxWaitMs }),
+        maxWaitMs: this.maxWaitMs,
       });
-      const result = RESULTS[status.status] ?? { state: 'pending', key: 'pending' };
-      this._state = result.state;
-      this._text = text(this)[result.key];
-      if (result.state === 'completed') this.dispatchEvent(new PaykitPaymentCompletedEvent(status));
-      else if (result.state !== 'pending') this.dispatchEvent(new PaykitPaymentFailedEvent(status));
+      // A final status is shown as it is (`failed` in its own words); any other is still processing.
+      const state = (FINAL_STATUSES.has(status.status) ? status.status : 'pending') as Outcome;
+      this.#show(
+        state,
+        text(this)[state === 'failed' ? 'failedPayment' : state],
+        state === 'completed'
+          ? new PaykitPaymentCompletedEvent(status)
+          : state === 'pending'
+            ? undefined
+            : new PaykitPaymentFailedEvent(status),
+      );
     } catch (error) {
       if (signal.aborted) return;
-      if (isPaykitError(error, 'access_denied')) {
-        this._state = 'canceled';
-        this._text = error.message;
-        this.dispatchEvent(new PaykitConnectDeniedEvent({ description }));
-        return;
-      }
       const failure = describeFailure(error);
-      this._state = 'error';
-      this._text = failure.message;
-      this.dispatchEvent(new PaykitErrorEvent(failure));
+      if (failure.code === 'access_denied')
+        this.#show(
+          'canceled',
+          failure.message,
+          // handleConnectReturn keeps the server's description of a denial as the error's cause.
+          new PaykitConnectDeniedEvent({ description: (error as PaykitError).cause as string | undefined }),
+        );
+      else this.#show('error', failure.message, new PaykitErrorEvent(failure));
     }
   }
 }
