@@ -64,6 +64,14 @@ export function paymentOf(answer: Record<string, unknown>): PaymentStatus {
   return payment as unknown as PaymentStatus;
 }
 
+/**
+ * True when one of `names` appears more than once in `query`: such a URL is refused, since two readers (this
+ * page, a proxy, the backend) could pick different values.
+ */
+export function repeats(query: URLSearchParams, names: readonly string[]): boolean {
+  return names.some((name) => query.getAll(name).length > 1);
+}
+
 /** `{ code, message }` of any thrown value, for events and for display. */
 export function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof PaykitError) return { code: error.code, message: error.message };

@@ -40,7 +40,7 @@ export class PaykitConnectButton extends BusyButton {
   /** Space-separated scopes, such as `payments business:read`. */
   declare scope: string;
   /** The dashboard's origin, such as `http://127.0.0.1:4010` for the local sandbox: the endpoint is `{dashboard-url}/oauth/authorize`. */
-  declare dashboardUrl: string;
+  declare dashboardUrl?: string;
   /** The authorization endpoint itself, a full URL (a standard OAuth server). Wins over `issuer` and `dashboard-url`. */
   declare authorizationEndpoint?: string;
   /** The authorization server's issuer: the endpoint is read from its metadata (RFC 8414, else OpenID discovery). */
@@ -58,7 +58,7 @@ export class PaykitConnectButton extends BusyButton {
 
   constructor() {
     super();
-    this.clientId = this.redirectUri = this.scope = this.dashboardUrl = '';
+    this.clientId = this.redirectUri = this.scope = '';
   }
 
   protected async act(): Promise<PaykitConnectEvent> {

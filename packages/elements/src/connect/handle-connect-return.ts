@@ -9,7 +9,7 @@
  */
 import { PaykitError } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
-import { callBackend } from '../http.js';
+import { callBackend, repeats } from '../http.js';
 import { text, type Messages } from '../messages.js';
 import type { ConnectedBusiness } from '../types.js';
 import { consumeAttempt } from './connect-attempts.js';
@@ -54,9 +54,7 @@ export function isConnectReturn(url: string, storage: Storage = sessionStorage):
 export async function handleConnectReturn(options: HandleConnectReturnOptions): Promise<ConnectedBusiness> {
   const url = new URL(options.url ?? location.href);
   const query = url.searchParams;
-  // A repeated parameter is refused: two readers (this page, a proxy, the backend) could pick different ones.
-  if (CALLBACK_PARAMS.some((name) => query.getAll(name).length > 1))
-    throw new PaykitError('duplicate_parameter', text().stateUnknown);
+  if (repeats(query, CALLBACK_PARAMS)) throw new PaykitError('duplicate_parameter', text().stateUnknown);
   const storage = options.storage ?? sessionStorage;
   const state = query.get('state');
   if (!state)

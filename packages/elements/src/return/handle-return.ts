@@ -4,7 +4,7 @@
  */
 import { PaykitError } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
-import { callBackend, paymentOf } from '../http.js';
+import { callBackend, paymentOf, repeats } from '../http.js';
 import { text } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
 
@@ -33,13 +33,14 @@ export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed
  */
 export async function handleReturn(options: HandleReturnOptions): Promise<PaymentStatus> {
   const query = new URL(options.url ?? location.href).searchParams;
-  const reference = single(query, 'reference');
+  if (repeats(query, ['reference', 'merchant'])) throw new PaykitError('duplicate_parameter', text().noReference);
+  const reference = query.get('reference');
   if (!/^[A-Za-z0-9_-]{1,255}$/.test(reference ?? '')) throw new PaykitError('validation_failed', text().noReference);
-  const merchant = single(query, 'merchant');
+  const merchant = query.get('merchant');
   // The reference is URL-safe as checked above: it goes in the path as it is.
   const url =
     `${trimSlash(options.endpoint)}/payment-requests/${reference}` +
-    (merchant === undefined ? '' : `?merchant=${encodeURIComponent(merchant)}`);
+    (merchant === null ? '' : `?merchant=${encodeURIComponent(merchant)}`);
   const deadline = Date.now() + (options.maxWaitMs ?? 30_000);
   let wait = options.pollIntervalMs ?? 1_000;
   for (;;) {
@@ -63,13 +64,6 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
     await sleep(wait, options.signal);
     wait = Math.min(wait * 1.5, 5_000);
   }
-}
-
-/** The one value of `name`; a repeated parameter is refused, since two readers could pick different ones. */
-function single(query: URLSearchParams, name: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length > 1) throw new PaykitError('duplicate_parameter', text().noReference);
-  return values[0];
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
