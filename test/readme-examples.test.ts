@@ -15,7 +15,13 @@ const READER_NAMES: Record<string, string> = {
   sandbox: '',
   server: `declare const catalogue: { priceOf(reference: string | undefined): { amount: string; currency: string } };
 declare const orders: { fulfil(id: string): void };
-declare const chargeId: string;`,
+declare const chargeId: string;
+declare const sessions: { userOf(request: Request): Promise<{ id: string } | undefined> };
+declare const marketplace: {
+  attach(userId: string, businessId: string, name: string): Promise<void>;
+  markDisconnected(businessId: string): Promise<void>;
+  listing(businessId: string, reference: string | undefined): Promise<{ title: string; price: string; commission: string }>;
+};`,
   elements: 'declare function setProblem(code: string): void;',
 };
 
@@ -28,6 +34,14 @@ const RUNNABLE: Record<string, (logs: unknown[][]) => void> = {
   },
   'sandbox#0': (logs) => {
     expect(new URL(String(logs[0]?.[0])).hostname).toBe('127.0.0.1');
+  },
+  // Express in front of the handler, against a sandbox it starts: a page of the shop starts a checkout, a page of
+  // another site is refused.
+  'server#2': (logs) => {
+    expect(logs).toEqual([
+      [201, 'pending', true],
+      [403, 'cross_site_request'],
+    ]);
   },
 };
 
