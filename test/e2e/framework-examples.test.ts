@@ -28,7 +28,7 @@ describe.each(['react', 'vue'])('the %s example', (framework) => {
     const before = e2e.demo.sandbox.context.state.paymentRequests.size;
     await button.click();
     await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
-    await expect.poll(() => page.getByTestId('amount').textContent()).toBe('SGD 12.50');
+    await expect.poll(() => page.getByTestId('amount').textContent()).toBe('SGD\u00a012.50');
     expect(e2e.demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
     expect(problems).toEqual([]);
     await page.close();

@@ -7,7 +7,7 @@ import { bodyLimitMiddleware } from './body.js';
 import type { SandboxContext } from './context.js';
 import type { SandboxEnv } from './env.js';
 import { SandboxError } from './errors.js';
-import { SANDBOX_CSS } from './pages/layout.js';
+import { SANDBOX_CSS } from './pages/styles.js';
 import { checkoutPages } from './pages/checkout.js';
 import { chargeRoutes } from './routes/charges.js';
 import { controlRoutes } from './routes/control.js';

@@ -56,19 +56,22 @@ export function authorizePages(sandbox: SandboxContext) {
               </p>
               <form method="post" action="/dashboard/sign-out">
                 <input type="hidden" name="next" value="${url.pathname + url.search}" />
-                <button>Use another account</button>
+                <div class="actions"><button class="secondary">Use another account</button></div>
               </form>`,
           ),
           403,
         );
       }
+      // The merchant reads the app's name and the business it would reach, never the app's owner: the owner is
+      // the platform's own account (on the demo, the sandbox's seeded business), a name the merchant does not
+      // know, which made "Acme Marketplace" read as "an app of Demo Store".
+      const target = businesses.length === 1 ? businesses[0]!.name : 'your business';
+      const back = url.pathname + url.search;
       return c.html(
         page(
-          'Connect an app',
-          html`<h1>${request.app.name} wants to connect to your business</h1>
-            <p>
-              An app of ${state.businesses.get(request.app.businessId)?.name ?? 'another business'}. It will be able to:
-            </p>
+          `Connect ${request.app.name}`,
+          html`<h1>${request.app.name} wants to connect to ${target}</h1>
+            <p>If you connect, ${request.app.name} will be able to:</p>
             <ul>
               ${request.params.scope.map((scope) => html`<li>${isScope(scope) ? SCOPE_WORDS[scope] : scope}</li>`)}
             </ul>
@@ -78,28 +81,27 @@ export function authorizePages(sandbox: SandboxContext) {
               )}
               <input type="hidden" name="csrf" value="${session.csrf}" />
               <fieldset>
-                <legend>Business</legend>
+                <legend>Business to connect</legend>
                 ${businesses.map(
                   (business, index) =>
-                    html`<label
-                        ><input
-                          type="radio"
-                          name="business_id"
-                          value="${business.id}"
-                          ${index === 0 ? 'checked' : ''}
-                        />
-                        ${business.name}</label
-                      ><br />`,
+                    html`<label class="choice">
+                      <input type="radio" name="business_id" value="${business.id}" ${index === 0 ? 'checked' : ''} />
+                      <span>${business.name}</span>
+                    </label>`,
                 )}
               </fieldset>
               <div class="actions">
                 <button class="pay" name="decision" value="approve">Connect</button>
-                <button class="fail" name="decision" value="deny">Deny</button>
+                <button class="secondary" name="decision" value="deny">Deny</button>
               </div>
             </form>
-            <form method="post" action="/dashboard/sign-out">
-              <input type="hidden" name="next" value="${url.pathname + url.search}" />
-              <p>Signed in as ${session.user.email}. <button>Use another account</button></p>
+            <p class="note">
+              You can disconnect ${request.app.name} at any time under Connected apps on this dashboard.
+            </p>
+            <form method="post" action="/dashboard/sign-out" class="signed-in">
+              <input type="hidden" name="next" value="${back}" />
+              <span>Signed in as ${session.user.email}.</span>
+              <button class="link">Use another account</button>
             </form>`,
         ),
       );

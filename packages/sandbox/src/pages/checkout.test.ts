@@ -31,16 +31,22 @@ const submit = (url: string, outcome: string) =>
   });
 
 describe('checkout page', () => {
-  it('shows merchant, amount, purpose (as text) and methods under a strict policy', async () => {
-    const request = await create({ payment_methods: ['paynow_online', 'card'] });
+  it('shows merchant, amount, purpose (as text) and methods by name under a strict policy', async () => {
+    const request = await create({ payment_methods: ['paynow_online', 'card', 'grabpay', 'some_new_wallet'] });
     const response = await fetch(request.url);
     const page = await response.text();
     expect(response.status).toBe(200);
     expect(page).toContain('Pay Demo Store');
-    expect(page).toContain('SGD 19.99');
+    // Intl's en-SG currency format with the code: a no-break space keeps the code with its number.
+    expect(page).toContain('<p class="amount" data-testid="amount">SGD\u00a019.99</p>');
+    expect(page).toContain('Pay SGD\u00a019.99</button>');
     expect(page).toContain('Mug &lt;b&gt;bold&lt;/b&gt;');
+    // The codes stay the posted values; the shopper reads names, and an unknown code as words.
     expect(page).toContain('value="paynow_online"');
     expect(page).toContain('value="card"');
+    const names = [...page.matchAll(/class="choice-text"\s*>\s*<span>([^<]+)<\/span/g)].map((m) => m[1]);
+    expect(names).toEqual(['PayNow', 'Card', 'GrabPay', 'Some new wallet']);
+    expect(page).not.toMatch(/>\s*paynow_online\s*</);
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(response.headers.get('content-security-policy')).toContain("form-action 'self' https://shop.test");
   });
@@ -71,6 +77,33 @@ describe('checkout page', () => {
     expect(new URL(again.headers.get('location') ?? '').searchParams.get('status')).toBe('completed');
     expect((await call(sandbox, 'GET', '/v1/charges')).body.data).toHaveLength(1);
     expect(await (await fetch(request.url)).text()).toContain('already completed');
+  });
+
+  it('offers a way back to the shop as a cancel that leaves the request pending', async () => {
+    const request = await create();
+    const page = await (await fetch(request.url)).text();
+    const href = /<a href="([^"]+)">Cancel and return to Demo Store<\/a>/.exec(page)?.[1]?.replaceAll('&amp;', '&');
+    expect(href).toBeDefined();
+    const back = new URL(href!);
+    expect(`${back.origin}${back.pathname}`).toBe('https://shop.test/return');
+    expect(Object.fromEntries(back.searchParams)).toEqual({ cart: '7', reference: request.id, status: 'canceled' });
+    // Following the link is a GET to the shop: the sandbox changes nothing and the shopper may come back.
+    expect((await call(sandbox, 'GET', `/v1/payment-requests/${request.id}`)).body.status).toBe('pending');
+    expect((await call(sandbox, 'GET', '/v1/charges')).body.data).toHaveLength(0);
+  });
+
+  it('has no way back without a redirect_url', async () => {
+    const request = await create({ redirect_url: undefined });
+    const page = await (await fetch(request.url)).text();
+    expect(page).toContain('Pay Demo Store');
+    expect(page).not.toContain('Cancel and return');
+  });
+
+  it("writes amounts with the currency's own digits, never rounding what the shopper pays", async () => {
+    const yen = await create({ amount: 1250, currency: 'JPY' });
+    expect(await (await fetch(yen.url)).text()).toContain('>JPY\u00a01,250<');
+    const big = await create({ amount: 1234567.5 });
+    expect(await (await fetch(big.url)).text()).toContain('>SGD\u00a01,234,567.50<');
   });
 
   it('answers 404 for an unknown payment link', async () => {

@@ -1,15 +1,18 @@
 /**
  * The checkout page a payment request's `url` points to. A person (or a test) chooses a method and presses
- * "Pay" or "Fail"; the request completes and the browser goes to `redirect_url` with
- * `reference=<id>&status=<completed|failed>` added, as the real checkout does.
+ * "Pay" or "Fail payment"; the request completes and the browser goes to `redirect_url` with
+ * `reference=<id>&status=<completed|failed>` added, as the real checkout does. "Cancel and return" goes back
+ * to `redirect_url` with `status=canceled` and changes nothing: the request stays pending (the shopper may
+ * come back to it), and the shop asks its server for the real status as it does after a payment.
  */
-import { formatMinor } from '@paykit/core';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { completePayment } from '../payments.js';
 import type { PaymentRequestRecord } from '../state.js';
 import { page } from './layout.js';
+import { formatMoney } from './money.js';
+import { paymentMethodLabel } from './payment-methods.js';
 
 /** The `/checkout` pages. */
 export function checkoutPages(sandbox: SandboxContext) {
@@ -17,62 +20,89 @@ export function checkoutPages(sandbox: SandboxContext) {
 
   pages.get('/:id', (c) => {
     const request = sandbox.state.paymentRequests.get(c.req.param('id'));
-    if (!request) return c.html(page('Not found', html`<h1>This payment link is not valid</h1>`), 404);
+    if (!request) return c.html(notFoundPage(), 404);
     setPageHeaders(c, request);
     const merchant = sandbox.state.businesses.get(request.businessId)?.name ?? 'Merchant';
-    const amount = `${request.currency.toUpperCase()} ${formatMinor(request.amountMinor)}`;
+    const amount = formatMoney(request.amountMinor, request.currency);
+    // The merchant's mark and name head the page, as on a real checkout: the shopper checks whom they pay.
+    const heading = (text: string) =>
+      html`<div class="merchant">
+        <span class="merchant-mark" aria-hidden="true">${initial(merchant)}</span>
+        <h1>${text}</h1>
+      </div>`;
     if (request.status !== 'pending') {
       return c.html(
         page(
-          'Checkout',
-          html`<h1>${merchant}</h1>
+          `Pay ${merchant}`,
+          html`${heading(merchant)}
             <p role="status">This payment request is already ${request.status}.</p>
-            ${request.redirectUrl ? html`<p><a href="${returnUrl(request)}">Back to ${merchant}</a></p>` : ''}`,
+            ${
+              request.redirectUrl
+                ? html`<p class="back"><a href="${returnUrl(request, request.status)}">Back to ${merchant}</a></p>`
+                : ''
+            }`,
         ),
       );
     }
     return c.html(
       page(
-        'Checkout',
-        html`<h1>Pay ${merchant}</h1>
+        `Pay ${merchant}`,
+        html`${heading(`Pay ${merchant}`)}
           <p class="amount" data-testid="amount">${amount}</p>
-          <dl>
-            ${
-              request.purpose
-                ? html`<dt>For</dt>
-                    <dd data-testid="purpose">${request.purpose}</dd>`
-                : ''
-            }
-            ${
-              request.email
-                ? html`<dt>Email</dt>
-                    <dd>${request.email}</dd>`
-                : ''
-            }
-          </dl>
+          ${
+            request.purpose || request.email
+              ? html`<dl class="summary">
+                  ${
+                    request.purpose
+                      ? html`<dt>For</dt>
+                          <dd data-testid="purpose">${request.purpose}</dd>`
+                      : ''
+                  }
+                  ${
+                    request.email
+                      ? html`<dt>Receipt to</dt>
+                          <dd>${request.email}</dd>`
+                      : ''
+                  }
+                </dl>`
+              : ''
+          }
           <form method="post">
             <fieldset>
               <legend>Payment method</legend>
-              ${request.paymentMethods.map(
-                (method, index) =>
-                  html`<label
-                      ><input type="radio" name="payment_method" value="${method}" ${index === 0 ? 'checked' : ''} />
-                      ${method}</label
-                    ><br />`,
-              )}
+              ${request.paymentMethods.map((method, index) => {
+                const label = paymentMethodLabel(method);
+                return html`<label class="choice">
+                  <input type="radio" name="payment_method" value="${method}" ${index === 0 ? 'checked' : ''} />
+                  <span class="choice-text"
+                    ><span>${label.name}</span
+                    >${label.hint ? html`<span class="choice-hint">${label.hint}</span>` : ''}</span
+                  >
+                </label>`;
+              })}
             </fieldset>
             <div class="actions">
               <button class="pay" name="outcome" value="succeeded">Pay ${amount}</button>
               <button class="fail" name="outcome" value="failed">Fail payment</button>
             </div>
-          </form>`,
+          </form>
+          ${
+            request.redirectUrl
+              ? html`<p class="back">
+                  <a href="${returnUrl(request, 'canceled')}">Cancel and return to ${merchant}</a>
+                </p>`
+              : ''
+          }
+          <p class="note">
+            Sandbox: "Pay" completes the payment, "Fail payment" declines it. No card details are asked.
+          </p>`,
       ),
     );
   });
 
   pages.post('/:id', async (c) => {
     const request = sandbox.state.paymentRequests.get(c.req.param('id'));
-    if (!request) return c.html(page('Not found', html`<h1>This payment link is not valid</h1>`), 404);
+    if (!request) return c.html(notFoundPage(), 404);
     const form = new URLSearchParams(await c.req.text());
     const outcome = form.get('outcome') === 'succeeded' ? 'succeeded' : 'failed';
     if (request.status === 'pending')
@@ -82,21 +112,36 @@ export function checkoutPages(sandbox: SandboxContext) {
         page(
           'Checkout',
           html`<h1>Payment ${request.status}</h1>
-            <p>You can close this page.</p>`,
+            <p role="status">You can close this page.</p>`,
         ),
       );
     }
-    return c.redirect(returnUrl(request), 303);
+    return c.redirect(returnUrl(request, request.status), 303);
   });
 
   return pages;
 }
 
-/** `redirect_url` with `reference` and `status` added, keeping its own query. */
-function returnUrl(request: PaymentRequestRecord): string {
+const notFoundPage = () =>
+  page(
+    'Not found',
+    html`<h1>This payment link is not valid</h1>
+      <p>Go back to the shop and start the payment again.</p>`,
+  );
+
+/** The merchant's initial for its round mark (the sandbox has no logos). */
+function initial(name: string): string {
+  return [...name.trim()][0]?.toUpperCase() ?? '?';
+}
+
+/**
+ * `redirect_url` with `reference` and `status` added, keeping its own query. `status` is a hint for the shop's
+ * page only; the shop asks its server for the truth.
+ */
+function returnUrl(request: PaymentRequestRecord, status: string): string {
   const url = new URL(request.redirectUrl ?? '');
   url.searchParams.set('reference', request.id);
-  url.searchParams.set('status', request.status);
+  url.searchParams.set('status', status);
   return url.href;
 }
 

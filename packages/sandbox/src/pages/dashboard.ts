@@ -46,23 +46,30 @@ export function dashboardPages(sandbox: SandboxContext) {
       page(
         'Sign in',
         html`<h1>Sign in to the sandbox dashboard</h1>
+          <p class="muted">The sandbox has no passwords: type a user's email, or pick a user below.</p>
           <form method="post" action="/dashboard/sign-in">
             <input type="hidden" name="next" value="${next}" />
-            <p>
-              <label>Email <input type="email" name="email" required autocomplete="username" /></label>
-            </p>
+            <label class="field"
+              >Email <input type="email" name="email" required autocomplete="username" spellcheck="false"
+            /></label>
             <div class="actions"><button class="pay">Sign in</button></div>
           </form>
           <form method="post" action="/dashboard/sign-in">
             <input type="hidden" name="next" value="${next}" />
             <fieldset>
-              <legend>Or continue as (no password in the sandbox)</legend>
-              ${[...oauth.users.values()].map(
-                (user) =>
-                  html`<p>
-                    <button name="email" value="${user.email}">${user.name} (${user.email})</button>
-                  </p>`,
-              )}
+              <legend>Or continue as</legend>
+              <ul class="users">
+                ${[...oauth.users.values()].map(
+                  (user) =>
+                    html`<li>
+                      <button class="choice" name="email" value="${user.email}">
+                        <span class="choice-text"
+                          ><span>${user.name}</span><span class="choice-hint">${user.email}</span></span
+                        >
+                      </button>
+                    </li>`,
+                )}
+              </ul>
             </fieldset>
           </form>`,
       ),
@@ -92,11 +99,9 @@ export function dashboardPages(sandbox: SandboxContext) {
     const session = currentSession(c, oauth);
     if (!session) return c.redirect(`/dashboard/sign-in?next=${encodeURIComponent(DASHBOARD_HOME)}`, 303);
     const mine = approvableBusinesses(session.user);
-    const signedIn = html`<form method="post" action="/dashboard/sign-out">
-      <p>
-        Signed in as ${session.user.email}.
-        <button class="fail">Sign out</button>
-      </p>
+    const signedIn = html`<form method="post" action="/dashboard/sign-out" class="signed-in">
+      <span>Signed in as ${session.user.email}.</span>
+      <button class="link">Sign out</button>
     </form>`;
     if (mine.length === 0) {
       return c.html(
@@ -114,10 +119,11 @@ export function dashboardPages(sandbox: SandboxContext) {
       page(
         'Connected apps',
         html`<h1>Connected apps</h1>
-          ${signedIn} ${connections.length === 0 ? html`<p>No app is connected.</p>` : ''}
+          <p class="muted">Apps you connected to your businesses, and what each can do.</p>
+          ${connections.length === 0 ? html`<p>No app is connected.</p>` : ''}
           ${connections.map(
             ({ businessId, clientId, scopes }) =>
-              html`<form method="post" action="/dashboard/connected-apps/revoke">
+              html`<form method="post" action="/dashboard/connected-apps/revoke" class="card">
                 <h2>${oauth.apps.get(clientId)?.name ?? clientId}</h2>
                 <p>Connected to ${state.businesses.get(businessId)?.name ?? businessId}. It can:</p>
                 <ul>
@@ -127,8 +133,10 @@ export function dashboardPages(sandbox: SandboxContext) {
                 <input type="hidden" name="client_id" value="${clientId}" />
                 <input type="hidden" name="csrf" value="${session.csrf}" />
                 <button class="fail">Revoke</button>
+                <p class="muted">Revoking ends its access at once; the app is not notified.</p>
               </form>`,
-          )}`,
+          )}
+          ${signedIn}`,
       ),
     );
   });

@@ -2,12 +2,12 @@
  * A sandbox card reader (spec 5.4.8): `/terminal/{terminal_id}` shows the payment requests waiting on this
  * terminal; "Tap card" pays one with `wifi_card_reader`, as a shopper tapping a card would.
  */
-import { formatMinor } from '@paykit/core';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { completePayment } from '../payments.js';
 import { page } from './layout.js';
+import { formatMoney } from './money.js';
 
 /** The `/terminal` pages. */
 export function terminalPages(sandbox: SandboxContext) {
@@ -25,11 +25,13 @@ export function terminalPages(sandbox: SandboxContext) {
       page(
         'Card reader',
         html`<h1>${String(terminal.json.name)}</h1>
+          <p class="muted">A sandbox card reader: "Tap card" pays as a shopper tapping a card would.</p>
           ${requests.length === 0 ? html`<p role="status">Waiting for a payment…</p>` : ''}
           ${requests.map(
             (r) =>
-              html`<form method="post">
-                <p class="amount">${r.currency.toUpperCase()} ${formatMinor(r.amountMinor)}</p>
+              html`<form method="post" class="card">
+                <p class="amount">${formatMoney(r.amountMinor, r.currency)}</p>
+                ${r.purpose ? html`<p>${r.purpose}</p>` : ''}
                 <input type="hidden" name="payment_request_id" value="${r.id}" />
                 <div class="actions"><button class="pay">Tap card</button></div>
               </form>`,
