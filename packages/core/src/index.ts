@@ -16,6 +16,7 @@ export * from './schemas/charge.js';
 export * from './schemas/webhook-event.js';
 export * from './schemas/error-body.js';
 export * from './scopes.js';
+export * from './operations/index.js';
 export * from './schemas/oauth.js';
 export * from './schemas/payout.js';
 export * from './schemas/refund.js';

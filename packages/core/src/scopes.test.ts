@@ -12,9 +12,9 @@ describe('scopes', () => {
 
   it('says which operations a grant allows; business info needs no particular scope', () => {
     expect(scopesAllowOperation([], 'info.get')).toBe(true);
-    expect(scopesAllowOperation(['business:read'], 'payment_requests.create')).toBe(false);
-    expect(scopesAllowOperation(['payments:create'], 'payment_requests.create')).toBe(true);
-    expect(scopesAllowOperation(['payments'], 'subscription_plans.create')).toBe(true);
+    expect(scopesAllowOperation(['business:read'], 'paymentRequests.create')).toBe(false);
+    expect(scopesAllowOperation(['payments:create'], 'paymentRequests.create')).toBe(true);
+    expect(scopesAllowOperation(['payments'], 'subscriptionPlans.create')).toBe(true);
   });
 
   it('reads a scope list, refusing unknown names and look-alikes', () => {

@@ -5,7 +5,11 @@
  * The spec names `business:read`, `payments`, the four `payments:*` scopes and `commerce:delete`, and says
  * `commerce:*` and `customer:*` families exist. The other members of those two families (`:read`, `:create`)
  * are paykit's choice, made by analogy with `payments:*`.
+ *
+ * Which scope each operation needs is a column of the operation table (`operations/routes.ts`, also zod-free);
+ * this file reads it.
  */
+import { OPERATION_IDS, OPERATION_ROUTES, type OperationId, type OperationScope } from './operations/routes.js';
 
 /** Every scope paykit knows. */
 export const SCOPES = [
@@ -54,42 +58,33 @@ export function scopeAllows(granted: Iterable<string>, required: Scope): boolean
   return false;
 }
 
-/**
- * The operations of the spec and the scope each needs (spec 4.10, 5.2); `null` means any valid token will do
- * (`GET /v1/info`). Payments scopes also cover subscription plans and recurring billing (5.2 rule 1).
- */
-export const OPERATION_SCOPES = {
-  'info.get': null,
-  'payment_requests.create': 'payments:create',
-  'payment_requests.list': 'payments:read',
-  'payment_requests.get': 'payments:read',
-  'payment_requests.update': 'payments:create',
-  'payment_requests.cancel': 'payments:cancel',
-  'charges.list': 'payments:read',
-  'charges.get': 'payments:read',
-  'refunds.create': 'payments:refund',
-  'refunds.get': 'payments:read',
-  'payouts.get': 'payments:read',
-  'balance_transactions.list': 'payments:read',
-  'recurring_billing.get': 'payments:read',
-  'recurring_billing.charge': 'payments:create',
-  'recurring_billing.delete': 'payments:cancel',
-  'subscription_plans.create': 'payments:create',
-  'subscription_plans.list': 'payments:read',
-  'beneficiaries.get': 'business:read',
-  'staff.get': 'business:read',
-  'products.create': 'commerce:create',
-  'products.list': 'commerce:read',
-  'products.delete': 'commerce:delete',
-  'invoices.create': 'commerce:create',
-  'invoices.list': 'commerce:read',
-  'orders.list': 'commerce:read',
-  'customers.create': 'customer:create',
-  'customers.list': 'customer:read',
-} as const satisfies Record<string, Scope | null>;
+type Routes = typeof OPERATION_ROUTES;
 
-/** An operation of {@link OPERATION_SCOPES}. */
-export type Operation = keyof typeof OPERATION_SCOPES;
+/** The operations a Bearer token may perform with some scope: every operation that is not API-key only. */
+export type Operation = {
+  [K in OperationId]: Routes[K]['scope'] extends 'api-key-only' ? never : K;
+}[OperationId];
+
+/** The scope operation `K` needs, `null` for any valid token. */
+type ScopeOf<K extends Operation> = Routes[K]['scope'] extends 'any-token' ? null : Routes[K]['scope'];
+
+/**
+ * The operations a token may perform and the scope each needs (spec 4.10, 5.2); `null` means any valid token
+ * will do (`GET /v1/info`). Read from the operation table's `scope` column (`operations/routes.ts`), where the
+ * choices the spec leaves open are written; operations no scope grants (transfers) are not here.
+ */
+export const OPERATION_SCOPES = Object.fromEntries(
+  OPERATION_IDS.flatMap((id) => {
+    const scope: OperationScope = OPERATION_ROUTES[id].scope;
+    if (scope === 'api-key-only') return [];
+    return [[id, scope === 'any-token' ? null : scope]];
+  }),
+) as { readonly [K in Operation]: ScopeOf<K> };
+
+/** True when a token may perform `operation` with some scope (it is not API-key only). */
+export function isTokenOperation(operation: string): operation is Operation {
+  return Object.hasOwn(OPERATION_SCOPES, operation);
+}
 
 /** True when a token with the granted scopes may perform `operation`. */
 export function scopesAllowOperation(granted: Iterable<string>, operation: Operation): boolean {

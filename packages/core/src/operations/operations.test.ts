@@ -1,0 +1,101 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { PaykitError } from '../errors.js';
+import { OPERATION_SCOPES, isTokenOperation, scopesAllowOperation } from '../scopes.js';
+import {
+  OPERATION_IDS,
+  expandPath,
+  findOperation,
+  matchesTemplate,
+  operations,
+  type OperationInput,
+  type OperationItem,
+  type OperationOutput,
+} from './index.js';
+
+describe('the operation table', () => {
+  it('joins route and schemas into one row per operation, typed from the row', () => {
+    const row = operations['paymentRequests.create'];
+    expect(row).toMatchObject({ id: 'paymentRequests.create', method: 'POST', path: '/v1/payment-requests' });
+    expect(row.scope).toBe('payments:create');
+    expect(row.retry).toBe('never');
+    expect(row.request.safeParse({ amount: 1, currency: 'SGD' }).success).toBe(true);
+    expectTypeOf(row.method).toEqualTypeOf<'POST'>();
+    expectTypeOf<OperationInput<'paymentRequests.create'>['currency']>().toEqualTypeOf<string>();
+    expectTypeOf<OperationOutput<'paymentRequests.get'>['status']>().toEqualTypeOf<string>();
+    expectTypeOf<OperationItem<'charges.list'>>().toEqualTypeOf<OperationOutput<'charges.get'>>();
+    expectTypeOf<OperationInput<'charges.get'>>().toBeNever();
+    expect(Object.keys(operations)).toEqual(OPERATION_IDS);
+  });
+
+  it('retries reads only, pages lists only, and reads every list as a page', () => {
+    for (const id of OPERATION_IDS) {
+      const row = operations[id];
+      expect(row.retry, id).toBe(row.method === 'GET' ? 'safe' : 'never');
+      if (row.pagination === 'cursor') {
+        expect(row.method, id).toBe('GET');
+        expect(
+          row.response.safeParse({ data: [], meta: { per_page: '10', next_cursor: null, prev_cursor: null } }).success,
+          id,
+        ).toBe(true);
+      }
+      // A body goes with the methods that have one, and nowhere else.
+      expect(row.request === undefined, id).toBe(row.method === 'GET' || row.method === 'DELETE');
+    }
+  });
+});
+
+describe('the scope map read from it', () => {
+  it('keeps the spec 5.2 scopes, info for any token, and leaves the API-key-only operations out', () => {
+    expect(OPERATION_SCOPES['info.get']).toBeNull();
+    expect(OPERATION_SCOPES['products.delete']).toBe('commerce:delete');
+    expect(OPERATION_SCOPES['refunds.create']).toBe('payments:refund');
+    expectTypeOf(OPERATION_SCOPES['paymentRequests.cancel']).toEqualTypeOf<'payments:cancel'>();
+    expect(isTokenOperation('transfers.create')).toBe(false);
+    expect(isTokenOperation('toString')).toBe(false);
+    expect(isTokenOperation('accountStatus.get')).toBe(true);
+    expect(scopesAllowOperation(['payments'], 'savedCards.charge')).toBe(true);
+    expect(scopesAllowOperation(['payments:read'], 'terminals.list')).toBe(true);
+  });
+});
+
+describe('finding the operation of a request', () => {
+  it('matches method and path against the templates and their aliases; HEAD is GET', () => {
+    expect(findOperation('GET', '/v1/payment-requests')).toBe('paymentRequests.list');
+    expect(findOperation('POST', '/v1/payment-requests')).toBe('paymentRequests.create');
+    expect(findOperation('DELETE', '/v1/payment-requests/abc')).toBe('paymentRequests.cancel');
+    expect(findOperation('HEAD', '/v1/charges/abc')).toBe('charges.get');
+    expect(findOperation('POST', '/v1/refund')).toBe('refunds.create');
+    expect(findOperation('GET', '/v1/balances/processor/transactions')).toBe('balances.transactions.list');
+  });
+
+  it('finds nothing for another method, an empty parameter, a trailing slash or an extra segment', () => {
+    expect(findOperation('PATCH', '/v1/payment-requests/abc')).toBeUndefined();
+    expect(findOperation('GET', '/v1/payment-requests/')).toBeUndefined();
+    expect(findOperation('GET', '/v1/info/')).toBeUndefined();
+    expect(findOperation('GET', '/v1/charges/abc/refunds')).toBeUndefined();
+    expect(findOperation('GET', '/info')).toBeUndefined();
+  });
+});
+
+describe('path templates', () => {
+  it('fills parameters in as whole segments, left for the transport to encode', () => {
+    expect(expandPath('/v1/payment-requests/{id}', { id: 'a/b?c' })).toEqual(['v1', 'payment-requests', 'a/b?c']);
+    expect(expandPath('/v1/info')).toEqual(['v1', 'info']);
+    expect(matchesTemplate('/v1/staffs/{id}', '/v1/staffs/x')).toBe(true);
+    expect(matchesTemplate('/v1/staffs/{id}', '/v1/staff/x')).toBe(false);
+  });
+
+  it('refuses a missing or empty parameter, naming it', () => {
+    for (const params of [{}, { id: '' }] as Record<string, string>[]) {
+      const error = (() => {
+        try {
+          expandPath('/v1/payouts/{id}', params);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(PaykitError);
+      expect(error).toMatchObject({ code: 'validation_failed', errors: [{ path: 'id' }] });
+    }
+  });
+});

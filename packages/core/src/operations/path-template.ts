@@ -1,0 +1,52 @@
+/**
+ * Path templates of the operation table (`/v1/payment-requests/{id}`): filling one in for a call, and telling
+ * whether a request path is an instance of one. A parameter is always one whole, non-empty segment, as in the
+ * API and in the sandbox's routes (Hono's `:id`).
+ */
+import { PaykitError } from '../errors.js';
+
+const PARAMETER = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** The name of the parameter a template segment stands for (`{id}` is `id`), or undefined for a literal. */
+export function parameterOf(segment: string): string | undefined {
+  return PARAMETER.exec(segment)?.[1];
+}
+
+/** The segments of a template or path, without the empty one before its leading `/`. */
+function segmentsOf(path: string): string[] {
+  return path.replace(/^\//, '').split('/');
+}
+
+/**
+ * The segments of `template` with each `{name}` replaced by `params[name]`, unencoded (the transport encodes
+ * each segment, so that a value can never change the route). Throws `validation_failed` naming the parameter
+ * when it has no value or an empty one, before any request leaves.
+ *
+ * @example expandPath('/v1/payment-requests/{id}', { id: 'a/b' }) // ['v1', 'payment-requests', 'a/b']
+ */
+export function expandPath(template: string, params: Readonly<Record<string, string>> = {}): string[] {
+  return segmentsOf(template).map((segment) => {
+    const name = parameterOf(segment);
+    if (name === undefined) return segment;
+    const value = params[name];
+    if (value === undefined || value === '') {
+      const message = `must be given to call ${template}`;
+      throw new PaykitError('validation_failed', `"${name}" ${message}`, { errors: [{ path: name, message }] });
+    }
+    return value;
+  });
+}
+
+/**
+ * True when `path` (no query string) is an instance of `template`: the same number of segments, literals
+ * equal, and each parameter standing for one non-empty segment.
+ */
+export function matchesTemplate(template: string, path: string): boolean {
+  const want = segmentsOf(template);
+  const got = segmentsOf(path);
+  if (want.length !== got.length) return false;
+  return want.every((segment, i) => {
+    const actual = got[i]!;
+    return parameterOf(segment) === undefined ? segment === actual : actual.length > 0;
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * The schemas half of the operation table: for each operation of `routes.ts`, the schema its request body must
+ * pass, the schema of its query (beyond the paging parameters), the schema its 2xx answer is read with, and the
+ * noun its validation messages use. Keyed by the same ids; the `satisfies` below refuses a missing or an extra
+ * id at compile time, so the two halves cannot drift apart.
+ */
+import * as z from 'zod';
+import { balanceTransactionListSchema, balanceTransactionQuerySchema } from '../schemas/balance-transaction.js';
+import { beneficiarySchema } from '../schemas/beneficiary.js';
+import { chargeSchema } from '../schemas/charge.js';
+import {
+  invoiceCreateSchema,
+  invoiceSchema,
+  orderSchema,
+  productCreateSchema,
+  productSchema,
+} from '../schemas/commerce.js';
+import { customerCreateSchema, customerSchema } from '../schemas/customer.js';
+import { listOf } from '../schemas/list.js';
+import { businessInfoSchema } from '../schemas/oauth.js';
+import {
+  paymentRequestCreateSchema,
+  paymentRequestListSchema,
+  paymentRequestSchema,
+} from '../schemas/payment-request.js';
+import { payoutSchema } from '../schemas/payout.js';
+import { refundCreateSchema, refundSchema } from '../schemas/refund.js';
+import { savedCardChargeSchema, savedCardSchema } from '../schemas/saved-card.js';
+import { staffMemberSchema } from '../schemas/staff.js';
+import { subscriptionPlanCreateSchema, subscriptionPlanSchema } from '../schemas/subscription-plan.js';
+import { staticQrCodeSchema, terminalSchema } from '../schemas/terminal.js';
+import { accountStatusSchema, transferCreateSchema, transferSchema } from '../schemas/transfer.js';
+import type { OperationId } from './routes.js';
+
+/** One operation's schemas. */
+export interface OperationPayload {
+  /** The body the operation takes; undefined when it takes none. */
+  readonly request: z.ZodType | undefined;
+  /** Query parameters it takes besides the cursor and page size; undefined when none. */
+  readonly query?: z.ZodType;
+  /** How a 2xx answer is read. A list's is a page (`listOf(item)` or its own). */
+  readonly response: z.ZodType;
+  /** What a validation message calls the body: "Payment request is invalid: amount: ...". */
+  readonly subject?: string;
+}
+
+/**
+ * A delete's answer: the sandbox answers 204 with no body, and what the service sends is not shown (spec 4.10),
+ * so any answer is taken.
+ */
+const noContent = z.unknown();
+
+const body = <R extends z.ZodType, S extends z.ZodType>(request: R, response: S, subject: string) =>
+  ({ request, response, subject }) as const;
+const answer = <S extends z.ZodType>(response: S) => ({ request: undefined, response }) as const;
+
+/** The schemas of every operation, by id. */
+export const OPERATION_PAYLOADS = {
+  'info.get': answer(businessInfoSchema),
+
+  'paymentRequests.create': body(paymentRequestCreateSchema, paymentRequestSchema, 'Payment request'),
+  'paymentRequests.list': answer(paymentRequestListSchema),
+  'paymentRequests.get': answer(paymentRequestSchema),
+  // An update takes the whole request again (the spec does not show a partial form).
+  'paymentRequests.update': body(paymentRequestCreateSchema, paymentRequestSchema, 'Payment request'),
+  'paymentRequests.cancel': answer(paymentRequestSchema),
+
+  'charges.list': answer(listOf(chargeSchema)),
+  'charges.get': answer(chargeSchema),
+
+  'refunds.create': body(refundCreateSchema, refundSchema, 'Refund'),
+  'refunds.get': answer(refundSchema),
+
+  'payouts.get': answer(payoutSchema),
+  'balances.transactions.list': { ...answer(balanceTransactionListSchema), query: balanceTransactionQuerySchema },
+
+  'savedCards.get': answer(savedCardSchema),
+  'savedCards.charge': body(savedCardChargeSchema, chargeSchema, 'Charge'),
+  'savedCards.cancel': answer(savedCardSchema),
+
+  'subscriptionPlans.create': body(subscriptionPlanCreateSchema, subscriptionPlanSchema, 'Subscription plan'),
+  'subscriptionPlans.list': answer(listOf(subscriptionPlanSchema)),
+
+  'beneficiaries.get': answer(beneficiarySchema),
+  'staff.get': answer(staffMemberSchema),
+  'accountStatus.get': answer(accountStatusSchema),
+
+  'products.create': body(productCreateSchema, productSchema, 'Product'),
+  'products.list': answer(listOf(productSchema)),
+  'products.delete': answer(noContent),
+  'invoices.create': body(invoiceCreateSchema, invoiceSchema, 'Invoice'),
+  'invoices.list': answer(listOf(invoiceSchema)),
+  'orders.list': answer(listOf(orderSchema)),
+
+  'customers.create': body(customerCreateSchema, customerSchema, 'Customer'),
+  'customers.list': answer(listOf(customerSchema)),
+
+  'transfers.create': body(transferCreateSchema, transferSchema, 'Transfer'),
+  'transfers.get': answer(transferSchema),
+  'transfers.list': answer(listOf(transferSchema)),
+
+  'terminals.list': answer(listOf(terminalSchema)),
+  'qrCodes.list': answer(listOf(staticQrCodeSchema)),
+} as const satisfies { readonly [K in OperationId]: OperationPayload };

@@ -1,0 +1,138 @@
+/**
+ * The operations of the Payments API as HTTP routes: for each one its method, path template, the OAuth scope a
+ * Bearer token needs, whether a failed call may be sent again, and how its lists page. This half of the
+ * operation table has no zod, so that the scope map built from it (`scopes.ts`) stays browser-safe; the
+ * schemas of each operation are the other half (`payloads.ts`), keyed by the same ids, and `index.ts` joins
+ * the two into one row per operation.
+ *
+ * Ids are `<group>.<verb>`, the same names as the typed client's methods (`paymentRequests.create` is
+ * `client.paymentRequests.create`).
+ *
+ * @see spec sections 4 (endpoints), 4.10 (the other operations) and 5.2 (scopes)
+ */
+import type { Scope } from '../scopes.js';
+
+/** The HTTP methods the API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call an operation: a Bearer token holding this scope (or its family, spec 5.2), `any-token` (any
+ * valid token, rule 2: `GET /v1/info`), or `api-key-only` (no scope of spec 5.2 grants it: the business API
+ * key must be used).
+ */
+export type OperationScope = Scope | 'any-token' | 'api-key-only';
+
+/**
+ * Whether a call that failed in transit may be sent again: `safe` for reads, which change nothing; `never`
+ * for anything that creates, changes or moves money, since the first try may have arrived (a payment request
+ * must never be created twice by paykit).
+ */
+export type RetryPolicy = 'safe' | 'never';
+
+/**
+ * How a list operation pages: `cursor` is spec 2.6's `{ data, meta: { per_page, next_cursor, prev_cursor } }`
+ * (the names of the cursor and page-size parameters are configuration, spec 4.6 withholds them); `none` is an
+ * operation that answers one resource.
+ */
+export type PaginationKind = 'none' | 'cursor';
+
+/** One operation's route. */
+export interface OperationRoute {
+  readonly method: HttpMethod;
+  /** The path, with `{name}` for each path parameter (one whole segment), e.g. `/v1/payment-requests/{id}`. */
+  readonly path: `/v1/${string}`;
+  /** Other path forms the API answers for the same operation (spec 4.5 `POST /v1/refund` beside 5.2's `/v1/refunds`). */
+  readonly aliases?: readonly `/v1/${string}`[];
+  readonly scope: OperationScope;
+  readonly retry: RetryPolicy;
+  readonly pagination: PaginationKind;
+  /**
+   * `json` when the operation's body is JSON whatever the client is configured to send (spec 4.5 shows JSON
+   * for refunds; paykit sends JSON to the operations whose bodies the spec does not show). Absent: the
+   * configured encoding, form by default (spec 4.7).
+   */
+  readonly encoding?: 'json';
+}
+
+const read = { method: 'GET', retry: 'safe', pagination: 'none' } as const;
+const list = { method: 'GET', retry: 'safe', pagination: 'cursor' } as const;
+const write = <M extends 'POST' | 'PUT' | 'DELETE'>(method: M) =>
+  ({ method, retry: 'never', pagination: 'none' }) as const;
+
+/**
+ * Every operation of the API that paykit calls or the sandbox serves. The scopes of 4.10 and 5.2 are the
+ * spec's; where it names none, the choice is paykit's and said beside the row. Payments scopes also cover
+ * subscription plans and recurring billing (5.2 rule 1).
+ */
+export const OPERATION_ROUTES = {
+  'info.get': { ...read, path: '/v1/info', scope: 'any-token' },
+
+  'paymentRequests.create': { ...write('POST'), path: '/v1/payment-requests', scope: 'payments:create' },
+  'paymentRequests.list': { ...list, path: '/v1/payment-requests', scope: 'payments:read' },
+  'paymentRequests.get': { ...read, path: '/v1/payment-requests/{id}', scope: 'payments:read' },
+  'paymentRequests.update': { ...write('PUT'), path: '/v1/payment-requests/{id}', scope: 'payments:create' },
+  'paymentRequests.cancel': { ...write('DELETE'), path: '/v1/payment-requests/{id}', scope: 'payments:cancel' },
+
+  'charges.list': { ...list, path: '/v1/charges', scope: 'payments:read' },
+  'charges.get': { ...read, path: '/v1/charges/{id}', scope: 'payments:read' },
+
+  'refunds.create': {
+    ...write('POST'),
+    path: '/v1/refunds',
+    aliases: ['/v1/refund'],
+    scope: 'payments:refund',
+    encoding: 'json',
+  },
+  // Reading a refund is "viewing payment details" (payments:read), paykit's reading of 5.2.
+  'refunds.get': { ...read, path: '/v1/refunds/{id}', scope: 'payments:read' },
+
+  'payouts.get': { ...read, path: '/v1/payouts/{id}', scope: 'payments:read' },
+  'balances.transactions.list': { ...list, path: '/v1/balances/{segment}/transactions', scope: 'payments:read' },
+
+  'savedCards.get': { ...read, path: '/v1/recurring-billing/{id}', scope: 'payments:read' },
+  'savedCards.charge': {
+    ...write('POST'),
+    path: '/v1/charge/recurring-billing/{id}',
+    scope: 'payments:create',
+    encoding: 'json',
+  },
+  'savedCards.cancel': { ...write('DELETE'), path: '/v1/recurring-billing/{id}', scope: 'payments:cancel' },
+
+  'subscriptionPlans.create': {
+    ...write('POST'),
+    path: '/v1/subscription-plan',
+    scope: 'payments:create',
+    encoding: 'json',
+  },
+  'subscriptionPlans.list': { ...list, path: '/v1/subscription-plan', scope: 'payments:read' },
+
+  'beneficiaries.get': { ...read, path: '/v1/beneficiaries/{id}', scope: 'business:read' },
+  'staff.get': { ...read, path: '/v1/staffs/{id}', scope: 'business:read' },
+  // Account status is "account info" (business:read, spec 5.2).
+  'accountStatus.get': { ...read, path: '/v1/account-status', scope: 'business:read' },
+
+  'products.create': { ...write('POST'), path: '/v1/products', scope: 'commerce:create', encoding: 'json' },
+  'products.list': { ...list, path: '/v1/products', scope: 'commerce:read' },
+  'products.delete': { ...write('DELETE'), path: '/v1/products/{id}', scope: 'commerce:delete' },
+  'invoices.create': { ...write('POST'), path: '/v1/invoices', scope: 'commerce:create', encoding: 'json' },
+  'invoices.list': { ...list, path: '/v1/invoices', scope: 'commerce:read' },
+  'orders.list': { ...list, path: '/v1/orders', scope: 'commerce:read' },
+
+  'customers.create': { ...write('POST'), path: '/v1/customers', scope: 'customer:create', encoding: 'json' },
+  'customers.list': { ...list, path: '/v1/customers', scope: 'customer:read' },
+
+  // Transfers move money out of the business and no scope of spec 5.2 grants them: API key only.
+  'transfers.create': { ...write('POST'), path: '/v1/transfers', scope: 'api-key-only', encoding: 'json' },
+  'transfers.get': { ...read, path: '/v1/transfers/{id}', scope: 'api-key-only' },
+  'transfers.list': { ...list, path: '/v1/transfers', scope: 'api-key-only' },
+
+  // Terminals and static QR codes are the in-person side of payments (spec 5.4.8): payments:read.
+  'terminals.list': { ...list, path: '/v1/terminals', scope: 'payments:read' },
+  'qrCodes.list': { ...list, path: '/v1/static-qr-codes', scope: 'payments:read' },
+} as const satisfies Record<string, OperationRoute>;
+
+/** The id of an operation, e.g. `paymentRequests.create`. */
+export type OperationId = keyof typeof OPERATION_ROUTES;
+
+/** Every operation id, in the table's order. */
+export const OPERATION_IDS = Object.keys(OPERATION_ROUTES) as OperationId[];
