@@ -12,7 +12,12 @@ import type { Logger } from './logger.js';
 
 /** What a hook is told about the request that triggered it. */
 export interface HookContext {
-  /** The incoming request (read its cookies or session to know who the shopper is). */
+  /**
+   * The incoming request, with its original headers: read its cookies to know who the shopper or the platform's
+   * user is. It is a web-standard `Request`, also under Express (`paykitMiddleware`), so what a middleware put on
+   * Express's `req` (`req.session`, `req.user`) is not on it: look the session up from its cookie. A page on
+   * another origin (`allowedOrigins`) sends no cookies, since the handler does not allow credentials in CORS.
+   */
   request: Request;
 }
 
@@ -44,7 +49,13 @@ export interface PaykitHandlerOptions {
    * new merchants.
    */
   platform?: Platform;
-  /** Runs after a merchant connected through `POST {prefix}/oauth/callback` (attach it to the platform's user). */
+  /**
+   * Runs after a merchant connected through `POST {prefix}/oauth/callback`: attach it to the platform's user
+   * named by `context.request`'s cookies. The merchant's credentials are already kept when it runs; throwing
+   * answers the callback with that error (a `PaykitError`'s status and message, anything else a logged 500) but
+   * does not undo the connection: call `platform.disconnect` for that. It runs again when the merchant connects
+   * again.
+   */
   onConnected?(connected: ConnectedBusiness, context: HookContext): void | Promise<void>;
   /**
    * Turns what the shopper chose into the payment request to create. This is where the price is decided,
@@ -56,9 +67,15 @@ export interface PaykitHandlerOptions {
     choice: ShopperChoice,
     context: HookContext,
   ): PaymentRequestCreateInput | Promise<PaymentRequestCreateInput>;
-  /** The default `redirect_url`: the page with `<paykit-return>`. Used when the hook sets none. */
+  /**
+   * The default `redirect_url`: the page with `<paykit-return>`, https (http only on a loopback host). Used when
+   * the hook sets none. On a platform the handler adds `merchant=<business id>` to it.
+   */
   returnUrl?: string;
-  /** The default `webhook`: where this handler's `/webhooks` route is reachable by the API. */
+  /**
+   * The default `webhook`: where this handler's `/webhooks` route is reachable by the API, so a public https URL
+   * in production (the local sandbox also delivers to loopback http). Used when the hook sets none.
+   */
   webhookUrl?: string;
   /**
    * Runs once per confirmed fact (a payment request completed or failed, a charge created, updated or failed),
@@ -71,11 +88,16 @@ export interface PaykitHandlerOptions {
    * rebound to the shop's address makes `Host` and `Origin` agree). Without it, only a handler reached on a
    * loopback host (`localhost`, `127.0.0.1`, `[::1]`, for development) takes its own origin from the request;
    * anywhere else every browser call is refused until this or `allowedOrigins` names the page's origin.
+   * Setting it switches that loopback rule off. Behind a reverse proxy, the public origin (the proxy's `Host` and
+   * `X-Forwarded-*` are not read); behind a dev-server proxy that rewrites `Host` (Vite's `changeOrigin`), the
+   * dev page's origin, such as `http://localhost:5173`.
    */
   publicOrigin?: string;
   /**
-   * Origins of other sites whose pages may call the handler (answered with CORS headers). `publicOrigin` is
-   * always allowed.
+   * Origins of other sites whose pages may call the handler, with CORS: their preflight `OPTIONS` is answered 204
+   * with `Access-Control-Allow-Origin` (that origin), `-Methods: GET, POST`, `-Headers: content-type,
+   * idempotency-key` and `-Max-Age: 600`, and every answer to them carries the same headers. No
+   * `Access-Control-Allow-Credentials`: their calls carry no cookies. `publicOrigin` is always allowed.
    */
   allowedOrigins?: readonly string[];
   /** The largest request body accepted, in bytes. Default 16 KiB. */

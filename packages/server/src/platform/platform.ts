@@ -16,7 +16,10 @@ import { rememberSecret } from '../secrets.js';
 
 /** The platform's OAuth app: {@link OAuthClientOptions} without what the platform supplies itself. */
 export interface PlatformOAuthOptions extends Omit<OAuthClientOptions, 'apiBaseUrl' | 'tokenBudget' | 'fetch'> {
-  /** The redirect URIs registered on the app; a callback naming another is refused before any exchange. */
+  /**
+   * The redirect URIs registered on the app (exactly as on the dashboard: the pages with `<paykit-return>`); a
+   * callback naming another is refused with `validation_failed` before any exchange.
+   */
   redirectUris?: readonly string[];
 }
 
@@ -46,7 +49,12 @@ export interface PlatformOptions extends Omit<ApiConfig, 'apiKey' | 'auth'> {
    * `createPostgresStores`, or a replay to another instance still reaches the authorization server.
    */
   codeLedger?: CodeLedger;
-  /** Told when a merchant's credentials stop working (revoked app, regenerated secret): prompt it to reconnect. */
+  /**
+   * Told once when a merchant's credentials stop working, after they were dropped from `store`: the API answered
+   * 401 (a revoked app, a regenerated secret; the service sends no notice of its own), or an access token that
+   * came without a refresh token expired. Later calls for the merchant fail with `unauthorized`: prompt it to
+   * connect again.
+   */
   onRevoked?(businessId: string): void | Promise<void>;
 }
 
