@@ -2,9 +2,9 @@
  * The demo shop's pages: plain HTML that loads paykit with one `<script>` tag, as a merchant site would.
  * No inline script or style, so the pages run under a strict Content-Security-Policy.
  */
-import { formatMinor, parseAmount } from '@paykit/core';
 import type { Product } from './catalogue.js';
 import { SHOP_DATA_ID, type ShopData } from './examples/shop-data.js';
+import { formatMoney } from './money.js';
 
 /** Escapes text for HTML content and attribute values. */
 export function escape(text: string): string {
@@ -21,21 +21,45 @@ export function layout(title: string, body: string, script = '/assets/paykit.js'
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="color-scheme" content="light dark" />
     <title>${escape(title)} · Demo Store</title>
     <link rel="icon" href="data:," />
     <link rel="stylesheet" href="/assets/store.css" />
     <script type="module" src="${escape(script)}"></script>
   </head>
   <body>
-    <header><a href="/" class="brand">Demo Store</a><span class="tag">paykit demo · sandbox</span></header>
+    <header class="site">
+      <a href="/" class="brand">Demo Store</a>
+      <nav aria-label="Demo">
+        <a href="/">Shop</a><a href="/orders">Orders</a><a href="/platform">Marketplace</a><a href="/themes">Themes</a>
+      </nav>
+      <span class="tag">paykit demo · sandbox, no real money</span>
+    </header>
     <main>${body}</main>
   </body>
 </html>`;
 }
 
 function price(product: Product): string {
-  const parsed = parseAmount(product.amount);
-  return `${product.currency} ${parsed.ok ? formatMinor(parsed.minor) : product.amount}`;
+  return formatMoney(product.amount, product.currency);
+}
+
+/** A product's pay button: its amount is what the shopper sees; the server decides the price again. */
+function payButton(product: Product, checkoutOrigin: string): string {
+  return `<paykit-pay-button
+          endpoint="/paykit"
+          reference="${escape(product.sku)}"
+          amount="${escape(product.amount)}"
+          currency="${escape(product.currency)}"
+          purpose="${escape(product.name)}"
+          checkout-origins="${escape(checkoutOrigin)}"
+          >Buy ${escape(product.name)}</paykit-pay-button
+        >`;
+}
+
+/** The path of a product's page. */
+export function productPath(product: Product): string {
+  return `/products/${encodeURIComponent(product.sku)}`;
 }
 
 /** The store: one pay button per product. The button's amount is what the shopper sees; the server checks it. */
@@ -44,18 +68,10 @@ export function storePage(products: readonly Product[], checkoutOrigin: string):
     .map(
       (product) => `
       <article class="product" data-sku="${escape(product.sku)}">
-        <h2>${escape(product.name)}</h2>
+        <h2><a href="${escape(productPath(product))}">${escape(product.name)}</a></h2>
         <p>${escape(product.description)}</p>
         <p class="price">${escape(price(product))}</p>
-        <paykit-pay-button
-          endpoint="/paykit"
-          reference="${escape(product.sku)}"
-          amount="${escape(product.amount)}"
-          currency="${escape(product.currency)}"
-          purpose="${escape(product.name)}"
-          checkout-origins="${escape(checkoutOrigin)}"
-          >Buy ${escape(product.name)}</paykit-pay-button
-        >
+        ${payButton(product, checkoutOrigin)}
       </article>`,
     )
     .join('');
@@ -65,6 +81,21 @@ export function storePage(products: readonly Product[], checkoutOrigin: string):
     <p class="lead">A platform? See <a href="/platform">Acme Marketplace</a>. Theming: <a href="/themes">three themes</a>. The same shop in <a href="/react">React</a> and <a href="/vue">Vue</a>. Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
     server for the real outcome. <a href="/orders">Orders</a> lists what the webhooks confirmed.</p>
     <section class="products">${cards}</section>`,
+  );
+}
+
+/** One product on its own page, with the same pay button as the shop's card. */
+export function productPage(product: Product, checkoutOrigin: string): string {
+  return layout(
+    product.name,
+    `<p class="crumbs"><a href="/">Shop</a> / ${escape(product.name)}</p>
+    <article class="product product-page" data-sku="${escape(product.sku)}">
+      <h1>${escape(product.name)}</h1>
+      <p>${escape(product.description)}</p>
+      <p class="price">${escape(price(product))}</p>
+      ${payButton(product, checkoutOrigin)}
+      <p class="small">You pay on the payment provider's page and come back here. Nothing is charged until you confirm there.</p>
+    </article>`,
   );
 }
 
@@ -112,7 +143,10 @@ export type Framework = keyof typeof FRAMEWORK_EXAMPLES;
  */
 export function frameworkPage(framework: Framework, products: readonly Product[], checkoutOrigin: string): string {
   const example = FRAMEWORK_EXAMPLES[framework];
-  const data: ShopData = { checkoutOrigin, products };
+  const data: ShopData = {
+    checkoutOrigin,
+    products: products.map((product) => ({ ...product, price: price(product) })),
+  };
   const others = Object.entries(FRAMEWORK_EXAMPLES)
     .filter(([key]) => key !== framework)
     .map(([key, other]) => `<a href="/${key}">${other.name}</a>`)

@@ -11,8 +11,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { PRODUCTS, productOf } from './catalogue.js';
 import { makeDataDir, readOrCreateKey } from './data-file.js';
+import { ordersPage, wantsJson } from './orders-page.js';
 import { OrderBook } from './orders.js';
-import { frameworkPage, returnPage, storePage, themesPage, type Framework } from './pages.js';
+import { frameworkPage, productPage, productPath, returnPage, storePage, themesPage, type Framework } from './pages.js';
 import { startPlatformDemo, type PlatformDemo } from './platform.js';
 
 /** Options of {@link startDemo}. */
@@ -111,7 +112,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     }
     if (path === '/platform/return' && platform)
       return page(res, platform.demo.returnPage(), sandbox.url, 'no-referrer');
-    if (path === '/orders') return send(res, 200, 'application/json', JSON.stringify(orders.list(), null, 2));
+    // `/orders` is a page for people and data for a script that asks for JSON: caches keep the two apart.
+    if (path === '/orders') res.setHeader('vary', 'accept');
+    if (path === '/orders.json' || (path === '/orders' && wantsJson(req.headers.accept)))
+      return send(res, 200, 'application/json', JSON.stringify(orders.list(), null, 2));
+    if (path === '/orders') return page(res, ordersPage(orders.list()), sandbox.url);
+    const product = PRODUCTS.find((p) => productPath(p) === path);
+    if (product) return page(res, productPage(product, sandbox.url), sandbox.url);
     const example = /^\/assets\/examples\/([\w-]+\.js)$/.exec(path)?.[1];
     if (example) {
       readFile(new URL(example, EXAMPLES_DIR)).then(

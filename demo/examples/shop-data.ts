@@ -10,6 +10,8 @@ export interface ShownProduct {
   readonly description: string;
   readonly amount: string;
   readonly currency: string;
+  /** The price as the shop writes money (demo/money.ts), so the examples need no formatter of their own. */
+  readonly price: string;
 }
 
 /** The page's data block. */

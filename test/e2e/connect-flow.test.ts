@@ -64,7 +64,7 @@ describe('platform flow in Chromium', () => {
     );
     expect(((await balance.json()) as { available: string }).available).toBe('1.00');
     await page.goto(`${e2e.demo.url}/platform`);
-    expect(await page.textContent('.earned')).toBe('Commission earned: SGD 1.00');
+    expect(await page.textContent('.earned')).toBe('Commission earned: SGD\u00a01.00');
 
     // The code, replayed: by another tab it is an unknown state; straight at the backend, with a made-up
     // verifier, it is refused before it reaches the authorization server, which would otherwise revoke what the
@@ -90,7 +90,7 @@ describe('platform flow in Chromium', () => {
     expect(grants.every((grant) => !grant.revoked)).toBe(true);
     // Still connected: the marketplace page calls the API for the merchant (a revoked one would be dropped).
     await page.goto(`${e2e.demo.url}/platform`);
-    expect(await page.textContent('.earned')).toBe('Commission earned: SGD 1.00');
+    expect(await page.textContent('.earned')).toBe('Commission earned: SGD\u00a01.00');
     expect(await page.locator(`[data-merchant="${merchantId}"]`).count()).toBe(1);
     expect(e2e.demo.platform.connected.size).toBe(1);
 

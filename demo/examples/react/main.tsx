@@ -16,9 +16,7 @@ function Product({ product }: { product: ShownProduct }) {
     <article className="product" data-sku={product.sku}>
       <h2>{product.name}</h2>
       <p>{product.description}</p>
-      <p className="price">
-        {product.currency} {product.amount}
-      </p>
+      <p className="price">{product.price}</p>
       <PayButton
         endpoint="/paykit"
         reference={product.sku}
