@@ -1,0 +1,64 @@
+/**
+ * axe-core in a Playwright page: the accessibility rules of WCAG 2.2 A/AA and Deque's best practices, run
+ * the way the axe browser extension runs them (shadow roots included, so the paykit elements' insides are
+ * checked too). The page's context needs `bypassCSP: true`: the pages under test allow no injected script.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+/** The rule sets run: WCAG 2.0, 2.1 and 2.2 at levels A and AA, and best practices. */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
+
+/** One violated rule on one page, reduced to what a person fixing it needs. */
+export interface AxeFinding {
+  rule: string;
+  impact: string;
+  help: string;
+  /** CSS selectors of the offending nodes (a shadow root's node as `host >> inner`). */
+  targets: string[];
+  /** axe's own summary of the first node ("Fix any of the following: ..."). */
+  summary: string;
+}
+
+let source: Promise<string> | undefined;
+
+/** axe-core's browser build, read once from node_modules. */
+function axeSource(): Promise<string> {
+  source ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  return source;
+}
+
+/** Runs axe on the page as it is now and returns every violation, worst first. */
+export async function runAxe(page: Page): Promise<AxeFinding[]> {
+  await page.addScriptTag({ content: await axeSource() });
+  const findings = await page.evaluate(async (tags) => {
+    type Axe = {
+      run(
+        context: unknown,
+        options: unknown,
+      ): Promise<{
+        violations: {
+          id: string;
+          impact?: string | null;
+          help: string;
+          nodes: { target: unknown[]; failureSummary?: string }[];
+        }[];
+      }>;
+    };
+    const axe = (globalThis as unknown as { axe: Axe }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact ?? 'unknown',
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.flat().join(' >> ')),
+      summary: violation.nodes[0]?.failureSummary ?? '',
+    }));
+  }, TAGS);
+  const order = ['critical', 'serious', 'moderate', 'minor', 'unknown'];
+  return findings.sort((a, b) => order.indexOf(a.impact) - order.indexOf(b.impact));
+}
+
+/** True for the findings the tests refuse: serious and critical ones. */
+export const blocking = (finding: AxeFinding): boolean => finding.impact === 'serious' || finding.impact === 'critical';
