@@ -1,23 +1,21 @@
 /**
  * What a merchant's backend needs to take payments: create, read, list and cancel payment requests
- * (spec 4.7, 4.10), read a charge (to confirm `charge.*` webhooks) and the business profile.
+ * (spec 4.7, 4.10), read a charge (to confirm `charge.*` webhooks) and the business profile. Each method is
+ * one row of `@paykit/core`'s operation table (path, method, schemas), called through `callOperation`.
  */
 import {
-  businessInfoSchema,
-  chargeSchema,
-  paymentRequestCreateSchema,
-  paymentRequestListSchema,
-  paymentRequestSchema,
   parseOrThrow,
   resourceId,
   type BusinessInfo,
   type Charge,
+  type OperationId,
   type PaymentRequest,
   type PaymentRequestCreateInput,
   type PaymentRequestList,
 } from '@paykit/core';
+import { callOperation, type OperationArgs } from '../client/call-operation.js';
 import { resolveApiConfig, type ApiConfig, type ResolvedApiConfig } from './config.js';
-import { callApi, type CallOptions } from './transport.js';
+import type { CallOptions } from './transport.js';
 
 /** A page request of a list. */
 export interface ListQuery {
@@ -59,49 +57,30 @@ export interface MerchantApi {
  */
 export function createMerchantApi(config: ApiConfig): MerchantApi {
   const resolved = resolveApiConfig(config);
-  const id = (value: string) => parseOrThrow(resourceId, value, 'id');
+  const id = (value: string) => ({ id: parseOrThrow(resourceId, value, 'id') });
+
+  // Bound to this configuration; the row of `op` does the rest.
+  const call = <K extends OperationId>(op: K, args: OperationArgs, options: CallOptions | undefined) =>
+    callOperation(resolved, op, args, options);
+
   return {
     config: resolved,
-    createPaymentRequest: async (body, options) =>
-      callApi(
-        resolved,
-        {
-          method: 'POST',
-          path: ['v1', 'payment-requests'],
-          body: parseOrThrow(paymentRequestCreateSchema, body, 'Payment request'),
-          schema: paymentRequestSchema,
-        },
-        options,
-      ),
-    getPaymentRequest: async (requestId, options) =>
-      callApi(
-        resolved,
-        { method: 'GET', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema },
-        options,
-      ),
+    createPaymentRequest: async (body, options) => call('paymentRequests.create', { body }, options),
+    getPaymentRequest: async (requestId, options) => call('paymentRequests.get', { params: id(requestId) }, options),
     listPaymentRequests: async (query = {}, options) =>
-      callApi(
-        resolved,
+      call(
+        'paymentRequests.list',
         {
-          method: 'GET',
-          path: ['v1', 'payment-requests'],
           query: {
             [resolved.pagination.cursorParam]: query.cursor,
             [resolved.pagination.pageSizeParam]: query.perPage,
           },
-          schema: paymentRequestListSchema,
         },
         options,
       ),
     cancelPaymentRequest: async (requestId, options) =>
-      callApi(
-        resolved,
-        { method: 'DELETE', path: ['v1', 'payment-requests', id(requestId)], schema: paymentRequestSchema },
-        options,
-      ),
-    getBusinessInfo: async (options) =>
-      callApi(resolved, { method: 'GET', path: ['v1', 'info'], schema: businessInfoSchema }, options),
-    getCharge: async (chargeId, options) =>
-      callApi(resolved, { method: 'GET', path: ['v1', 'charges', id(chargeId)], schema: chargeSchema }, options),
+      call('paymentRequests.cancel', { params: id(requestId) }, options),
+    getBusinessInfo: async (options) => call('info.get', {}, options),
+    getCharge: async (chargeId, options) => call('charges.get', { params: id(chargeId) }, options),
   };
 }

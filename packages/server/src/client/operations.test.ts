@@ -191,7 +191,7 @@ describe('payments client, operation by operation', () => {
       wifi_terminal_id: terminal.id,
     });
     const page = await fetch(terminal.url);
-    expect(await page.text()).toContain('SGD 4.00');
+    expect(await page.text()).toContain('SGD\u00a04.00');
     await fetch(terminal.url, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -7,42 +7,17 @@
  * This is the `@paykit/server/client` entry: a shop that only takes payments does not load it.
  */
 import {
-  accountStatusSchema,
-  balanceTransactionListSchema,
-  balanceTransactionQuerySchema,
-  beneficiarySchema,
-  businessInfoSchema,
-  chargeSchema,
-  customerCreateSchema,
-  customerSchema,
-  invoiceCreateSchema,
-  invoiceSchema,
-  listOf,
-  orderSchema,
+  operations,
   parseOrThrow,
-  paymentRequestCreateSchema,
-  paymentRequestSchema,
-  payoutSchema,
-  productCreateSchema,
-  productSchema,
-  refundCreateSchema,
-  refundSchema,
   resourceId,
-  savedCardChargeSchema,
-  savedCardSchema,
-  staffMemberSchema,
-  staticQrCodeSchema,
-  subscriptionPlanCreateSchema,
-  subscriptionPlanSchema,
-  terminalSchema,
-  transferCreateSchema,
-  transferSchema,
-  type BalanceTransactionQuery,
+  type OperationId,
+  type OperationInput,
+  type OperationItem,
   type Page,
 } from '@paykit/core';
-import * as z from 'zod';
 import { resolveApiConfig, type ApiConfig, type ResolvedApiConfig } from '../api/config.js';
-import { callApi, type CallOptions } from '../api/transport.js';
+import type { CallOptions } from '../api/transport.js';
+import { callOperation, type OperationArgs } from './call-operation.js';
 import { followCursors } from './paginate.js';
 
 /** Options of {@link createPaymentsClient}. */
@@ -67,64 +42,48 @@ export interface ListOperation<Q, T> {
   all(query?: Q & { perPage?: number }, options?: CallOptions): AsyncGenerator<T>;
 }
 
-type Out<S extends z.ZodType> = z.output<S>;
-type In<S extends z.ZodType> = z.input<S>;
+/** Operations that take a body. */
+type WithBody = { [K in OperationId]: [OperationInput<K>] extends [never] ? never : K }[OperationId];
+/** Operations that answer a page. */
+type Lists = { [K in OperationId]: (typeof operations)[K]['pagination'] extends 'cursor' ? K : never }[OperationId];
+type Query = Record<string, string | number | undefined>;
 
-/** Builds the client. */
+/**
+ * Builds the client. Each method is one row of `@paykit/core`'s operation table: the row gives its method,
+ * path, request and response schemas, body encoding and pagination; the methods below only choose names and
+ * argument order.
+ */
 export function createPaymentsClient(config: PaymentsClientConfig) {
   const resolved = resolveApiConfig(config);
   const segment = config.balanceProcessorSegment ?? 'processor';
-  const id = (value: string, what: string) => parseOrThrow(resourceId, value, what);
-  const call = <S extends z.ZodType>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string[],
-    schema: S,
-    extra: {
-      body?: Record<string, unknown>;
-      query?: Record<string, string | number | undefined>;
-      encoding?: 'form' | 'json';
-    } = {},
-    options?: CallOptions,
-  ) => callApi(resolved, { method, path: ['v1', ...path], schema, ...extra }, options);
+  const id = (value: string) => parseOrThrow(resourceId, value, 'The id');
 
-  const get =
-    <S extends z.ZodType>(path: string[], schema: S) =>
-    async (itemId: string, options?: CallOptions): Promise<Out<S>> =>
-      call('GET', [...path, id(itemId, 'The id')], schema, {}, options);
+  // Bound to this configuration; the row of `op` does the rest.
+  const call = <K extends OperationId>(op: K, args: OperationArgs, options: CallOptions | undefined) =>
+    callOperation(resolved, op, args, options);
 
+  /** A read of one resource by its id. */
+  const byId =
+    <K extends OperationId>(op: K) =>
+    async (itemId: string, options?: CallOptions) =>
+      call(op, { params: { id: id(itemId) } }, options);
+
+  /** An operation that takes a body and no path parameter. */
   const create =
-    <B extends z.ZodType, S extends z.ZodType>(
-      path: string[],
-      body: B,
-      schema: S,
-      what: string,
-      encoding?: 'form' | 'json',
-    ) =>
-    async (input: In<B>, options?: CallOptions): Promise<Out<S>> =>
-      call(
-        'POST',
-        path,
-        schema,
-        { body: parseOrThrow(body, input, what) as Record<string, unknown>, ...(encoding ? { encoding } : {}) },
-        options,
-      );
+    <K extends WithBody>(op: K) =>
+    async (input: OperationInput<K>, options?: CallOptions) =>
+      call(op, { body: input }, options);
 
-  const list = <S extends z.ZodType, Q extends object = Record<never, never>>(
-    path: string[],
-    item: S,
-    pageSchema: z.ZodType<Page<Out<S>>> = listOf(item),
-    checkQuery: (query: Q) => Record<string, string | number | undefined> = (query) =>
-      query as Record<string, string | number | undefined>,
-  ): ListOperation<Q, Out<S>> => {
+  /** A list: one page by cursor, or every item by `.all()`. */
+  const list = <K extends Lists, Q extends object = Record<never, never>>(
+    op: K,
+    params: Record<string, string> = {},
+    checkQuery: (query: Q) => Query = (query) => query as Query,
+  ): ListOperation<Q, OperationItem<K>> => {
     const page = async (query: Q & PageQuery = {} as Q & PageQuery, options?: CallOptions) => {
       const { cursor, perPage, ...rest } = query;
-      return call(
-        'GET',
-        path,
-        pageSchema,
-        { query: pageQuery(resolved, checkQuery(rest as unknown as Q), cursor, perPage) },
-        options,
-      );
+      const q = pageQuery(resolved, checkQuery(rest as unknown as Q), cursor, perPage);
+      return call(op, { params, query: q }, options) as Promise<Page<OperationItem<K>>>;
     };
     return Object.assign(page, {
       all: (query: Q & { perPage?: number } = {} as Q, options?: CallOptions) =>
@@ -134,100 +93,72 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
 
   return {
     /** `GET /v1/info`: the business profile; any scope. */
-    info: { get: (options?: CallOptions) => call('GET', ['info'], businessInfoSchema, {}, options) },
+    info: { get: (options?: CallOptions) => call('info.get', {}, options) },
     paymentRequests: {
       /** `POST /v1/payment-requests` (4.7). Never retried. */
-      create: create(['payment-requests'], paymentRequestCreateSchema, paymentRequestSchema, 'Payment request'),
-      get: get(['payment-requests'], paymentRequestSchema),
-      list: list(['payment-requests'], paymentRequestSchema),
+      create: create('paymentRequests.create'),
+      get: byId('paymentRequests.get'),
+      list: list('paymentRequests.list'),
       /** `PUT /v1/payment-requests/{id}` (scope `payments:create`). */
-      update: async (requestId: string, input: In<typeof paymentRequestCreateSchema>, options?: CallOptions) =>
-        call(
-          'PUT',
-          ['payment-requests', id(requestId, 'The id')],
-          paymentRequestSchema,
-          { body: parseOrThrow(paymentRequestCreateSchema, input, 'Payment request') },
-          options,
-        ),
+      update: async (requestId: string, input: OperationInput<'paymentRequests.update'>, options?: CallOptions) =>
+        call('paymentRequests.update', { params: { id: id(requestId) }, body: input }, options),
       /** `DELETE /v1/payment-requests/{id}` (scope `payments:cancel`). */
-      cancel: async (requestId: string, options?: CallOptions) =>
-        call('DELETE', ['payment-requests', id(requestId, 'The id')], paymentRequestSchema, {}, options),
+      cancel: byId('paymentRequests.cancel'),
     },
-    charges: { get: get(['charges'], chargeSchema), list: list(['charges'], chargeSchema) },
+    charges: { get: byId('charges.get'), list: list('charges.list') },
     refunds: {
       /** `POST /v1/refunds` (JSON, 4.5). `amount` must not exceed what remains refundable. */
-      create: create(['refunds'], refundCreateSchema, refundSchema, 'Refund', 'json'),
-      get: get(['refunds'], refundSchema),
+      create: create('refunds.create'),
+      get: byId('refunds.get'),
     },
-    payouts: { get: get(['payouts'], payoutSchema) },
+    payouts: { get: byId('payouts.get') },
     savedCards: {
       /** `GET /v1/recurring-billing/{id}` (4.2). */
-      get: get(['recurring-billing'], savedCardSchema),
+      get: byId('savedCards.get'),
       /** `POST /v1/charge/recurring-billing/{id}`: charges the saved card. Never retried. */
-      charge: async (cardId: string, input: In<typeof savedCardChargeSchema> = {}, options?: CallOptions) =>
-        call(
-          'POST',
-          ['charge', 'recurring-billing', id(cardId, 'The id')],
-          chargeSchema,
-          { body: parseOrThrow(savedCardChargeSchema, input, 'Charge'), encoding: 'json' },
-          options,
-        ),
+      charge: async (cardId: string, input: OperationInput<'savedCards.charge'> = {}, options?: CallOptions) =>
+        call('savedCards.charge', { params: { id: id(cardId) }, body: input }, options),
       /** `DELETE /v1/recurring-billing/{id}`: cancels the record. */
-      cancel: async (cardId: string, options?: CallOptions) =>
-        call('DELETE', ['recurring-billing', id(cardId, 'The id')], savedCardSchema, {}, options),
+      cancel: byId('savedCards.cancel'),
     },
     subscriptionPlans: {
-      create: create(
-        ['subscription-plan'],
-        subscriptionPlanCreateSchema,
-        subscriptionPlanSchema,
-        'Subscription plan',
-        'json',
-      ),
-      list: list(['subscription-plan'], subscriptionPlanSchema),
+      create: create('subscriptionPlans.create'),
+      list: list('subscriptionPlans.list'),
     },
-    beneficiaries: { get: get(['beneficiaries'], beneficiarySchema) },
-    staff: { get: get(['staffs'], staffMemberSchema) },
+    beneficiaries: { get: byId('beneficiaries.get') },
+    staff: { get: byId('staff.get') },
     balances: {
       transactions: {
         /** `GET /v1/balances/{segment}/transactions` (4.6): by date range, at most 100 a page. */
-        list: list<typeof balanceTransactionListSchema.shape.data.element, BalanceTransactionRange>(
-          ['balances', segment, 'transactions'],
-          balanceTransactionListSchema.shape.data.element,
-          balanceTransactionListSchema,
+        list: list<'balances.transactions.list', BalanceTransactionRange>(
+          'balances.transactions.list',
+          { segment },
           (range) => {
-            const checked = parseOrThrow(balanceTransactionQuerySchema, range as BalanceTransactionQuery, 'The query');
+            const checked = parseOrThrow(operations['balances.transactions.list'].query, range, 'The query');
             return { created_at_from: checked.created_at_from, created_at_to: checked.created_at_to };
           },
         ),
       },
     },
     products: {
-      create: create(['products'], productCreateSchema, productSchema, 'Product', 'json'),
-      list: list(['products'], productSchema),
+      create: create('products.create'),
+      list: list('products.list'),
       /** `DELETE /v1/products/{id}` (scope `commerce:delete`). */
-      delete: async (productId: string, options?: CallOptions) =>
-        call('DELETE', ['products', id(productId, 'The id')], z.unknown(), {}, options).then(() => undefined),
+      delete: async (productId: string, options?: CallOptions): Promise<void> => {
+        await byId('products.delete')(productId, options);
+      },
     },
-    invoices: {
-      create: create(['invoices'], invoiceCreateSchema, invoiceSchema, 'Invoice', 'json'),
-      list: list(['invoices'], invoiceSchema),
-    },
-    orders: { list: list(['orders'], orderSchema) },
-    customers: {
-      create: create(['customers'], customerCreateSchema, customerSchema, 'Customer', 'json'),
-      list: list(['customers'], customerSchema),
-    },
+    invoices: { create: create('invoices.create'), list: list('invoices.list') },
+    orders: { list: list('orders.list') },
+    customers: { create: create('customers.create'), list: list('customers.list') },
     transfers: {
-      create: create(['transfers'], transferCreateSchema, transferSchema, 'Transfer', 'json'),
-      get: get(['transfers'], transferSchema),
-      list: list(['transfers'], transferSchema),
+      create: create('transfers.create'),
+      get: byId('transfers.get'),
+      list: list('transfers.list'),
     },
-    accountStatus: {
-      get: (options?: CallOptions) => call('GET', ['account-status'], accountStatusSchema, {}, options),
-    },
-    terminals: { list: list(['terminals'], terminalSchema) },
-    qrCodes: { list: list(['static-qr-codes'], staticQrCodeSchema) },
+    accountStatus: { get: (options?: CallOptions) => call('accountStatus.get', {}, options) },
+    terminals: { list: list('terminals.list') },
+    qrCodes: { list: list('qrCodes.list') },
     /** The resolved configuration. */
     config: resolved,
   };
