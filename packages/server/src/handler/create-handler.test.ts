@@ -534,4 +534,15 @@ describe('routing', () => {
       /allowedOrigins/,
     );
   });
+
+  it('refuses a returnUrl or webhookUrl the API would refuse, when created rather than at every click', () => {
+    const base = { api: { apiBaseUrl: 'http://127.0.0.1:1', apiKey: 'k' }, createPaymentRequest: priceOf };
+    expect(() => createPaykitHandler({ ...base, webhookUrl: 'http://shop.example/paykit/webhooks' })).toThrow(
+      /"webhookUrl" must be an https URL/,
+    );
+    expect(() => createPaykitHandler({ ...base, returnUrl: 'javascript:alert(1)' })).toThrow(
+      expect.objectContaining({ code: 'validation_failed', errors: [expect.objectContaining({ path: 'returnUrl' })] }),
+    );
+    expect(() => createPaykitHandler({ ...base, returnUrl: 'http://localhost:3000/thanks' })).not.toThrow();
+  });
 });

@@ -9,7 +9,7 @@
  * | `POST {prefix}/webhooks` | the Payments API | confirms the event with the API, de-duplicates, calls `onEvent` |
  * | `POST {prefix}/oauth/callback` | `<paykit-return>` (platforms) | exchanges the code, keeps the connection |
  */
-import { PaykitError } from '@paykit/core';
+import { PaykitError, parseWebUrl } from '@paykit/core';
 import { createMerchantApi } from '../api/merchant-api.js';
 import { errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
@@ -60,6 +60,18 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     throw new PaykitError('validation_failed', '"bodyTimeoutMs" must be a positive number of milliseconds', {
       errors: [{ path: 'bodyTimeoutMs', message: 'must be a positive number of milliseconds' }],
     });
+  }
+  // Checked here, not at the first click: a wrong one would otherwise fail every checkout with a 422 whose
+  // words (the API's field rule) the shopper reads.
+  for (const name of ['returnUrl', 'webhookUrl'] as const) {
+    const value = options[name];
+    if (value !== undefined && !parseWebUrl(value)) {
+      throw new PaykitError(
+        'validation_failed',
+        `"${name}" must be an https URL (http only for localhost), not ${JSON.stringify(value)}`,
+        { errors: [{ path: name, message: 'must be an https URL (http only for localhost)' }] },
+      );
+    }
   }
   const origins = originPolicy(options.publicOrigin, options.allowedOrigins);
   const merchants = merchantResolver(
