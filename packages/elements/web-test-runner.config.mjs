@@ -1,6 +1,8 @@
 /**
  * Element tests in Debian's Chromium, against a real backend (see test-support/backend.ts). Run through
- * `node --import tsx` so that this config can start the TypeScript sandbox and handler.
+ * `node --import tsx` so that this config can start the TypeScript sandbox and handler. Modules resolve with
+ * the `development` condition, as a dev server does: the elements carry their console diagnostics (`#dev`),
+ * and Lit its dev mode. What the production build leaves out is checked on its bundles (`pnpm bench:sizes`).
  */
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
@@ -12,7 +14,7 @@ const backend = await startTestBackend();
 
 export default {
   files: 'src/**/*.test.ts',
-  nodeResolve: true,
+  nodeResolve: { exportConditions: ['development'] },
   concurrency: 1,
   testFramework: { config: { timeout: 10_000 } },
   middleware: [backend.middleware],

@@ -3,6 +3,7 @@ import { PaykitErrorEvent } from './events.js';
 import { describeFailure } from './http.js';
 import { buttonStyles } from './button.styles.js';
 import { MESSAGES_CHANGED } from './messages.js';
+import { dev } from '#dev';
 
 /**
  * What paykit's buttons share: a native button, a busy state during which further clicks are ignored (one
@@ -60,6 +61,7 @@ export abstract class BusyButton extends LitElement {
       // A listener may cancel the navigation (an SPA, a test); otherwise the button stays busy as the page leaves.
       if (this.dispatchEvent(event)) return location.assign(event.detail.url);
     } catch (error) {
+      dev?.failure(this, error);
       const failure = describeFailure(error);
       this._error = failure.message;
       this.dispatchEvent(new PaykitErrorEvent(failure));

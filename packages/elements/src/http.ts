@@ -43,7 +43,9 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
     typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (!response.ok) {
     const code = typeof object?.code === 'string' ? object.code : 'upstream_error';
-    const message = typeof object?.message === 'string' ? object.message : text().failed;
+    // A refused origin is the developer's to fix (the development build says how), not the shopper's to read.
+    const message =
+      typeof object?.message === 'string' && code !== 'cross_site_request' ? object.message : text().failed;
     throw new PaykitError(code as ErrorCode, message, { status: response.status });
   }
   if (!object) throw new PaykitError('upstream_invalid_response', text().invalidAnswer, { status: response.status });
@@ -52,15 +54,17 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
 
 /**
  * The payment of an answer: `id`, `status`, `amount` and `currency`, each a non-empty string, or
- * `upstream_invalid_response`. Both the checkout's start and the return page read these four.
+ * `upstream_invalid_response`; and `purpose` and `reference` when the backend sends them as strings. Both the
+ * checkout's start and the return page read these.
  */
 export function paymentOf(answer: Record<string, unknown>): PaymentStatus {
   const payment: Record<string, string> = {};
-  for (const name of ['id', 'status', 'amount', 'currency']) {
+  ['id', 'status', 'amount', 'currency', 'purpose', 'reference'].forEach((name, index) => {
     const value = answer[name];
-    if (typeof value !== 'string' || !value) throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
-    payment[name] = value;
-  }
+    if (typeof value === 'string' && value) payment[name] = value;
+    // The first four are required; the last two are shown when present.
+    else if (index < 4) throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
+  });
   return payment as unknown as PaymentStatus;
 }
 

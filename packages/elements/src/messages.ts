@@ -11,15 +11,18 @@ const en = {
   invalidAnswer: 'The shop sent an answer we could not read. Please try again.',
   failed: 'Something went wrong. Please try again.',
   unsafeUrl: 'This address is not one this page allows, so we stopped.',
-  noCheckoutOrigins: 'This button is missing its checkout-origins.',
+  misconfigured: 'This button is not set up correctly, so nothing was sent.',
   noReference: 'This page was opened without a payment reference.',
   checking: 'Confirming your payment…',
   completed: 'Payment received. Thank you!',
   failedPayment: 'The payment failed.',
   canceled: 'The payment was canceled.',
-  pending: 'Your payment is still processing. Refresh this page in a minute.',
+  stillConfirming: "We're still confirming your payment. Please don't pay again.",
+  notCompleted: 'The payment was not completed.',
+  reference: 'Reference: ',
+  tryAgain: 'Try again',
+  checkAgain: 'Check again',
   connect: 'Connect with Payments',
-  connectMisconfigured: 'This connect button is missing its client-id or scope, or sets a reserved parameter.',
   connecting: 'Finishing the connection…',
   connected: 'Connected to ',
   connectCancelled: 'Connection cancelled. Nothing was shared.',
@@ -56,11 +59,16 @@ export function registerMessages(lang: string, table: Messages): void {
   globalThis.dispatchEvent?.(new Event(MESSAGES_CHANGED));
 }
 
-/** The table for `context` (its nearest `lang`), or for the page when there is no element. */
-export function text(context?: Element): Messages {
+/** The language of `context`: its nearest `lang`, else the page's, else `en` (lower case). */
+export function langOf(context?: Element): string {
   // `globalThis.document`: there is none when this module is imported on a server (SSR).
-  const lang = (
+  return (
     (context?.closest<HTMLElement>('[lang]') ?? globalThis.document?.documentElement)?.lang || 'en'
   ).toLowerCase();
+}
+
+/** The table for `context` (its nearest `lang`), or for the page when there is no element. */
+export function text(context?: Element): Messages {
+  const lang = langOf(context);
   return tables[lang] ?? tables[lang.split('-')[0]!] ?? en;
 }

@@ -1,9 +1,20 @@
 /**
  * What the element tests learn from their backend (see test-support/backend.ts): the sandbox checkout
- * origin, how many payment requests and OAuth callbacks there were, and the dashboard's approval.
+ * origin, how many payment requests and OAuth callbacks there were, and the dashboard's approval; and helpers
+ * to hear the console.
  */
-export async function backendState(): Promise<{ checkoutOrigin: string; count: number; callbacks: number }> {
-  return (await (await fetch('/__test/config')).json()) as { checkoutOrigin: string; count: number; callbacks: number };
+export async function backendState(): Promise<BackendState> {
+  return (await (await fetch('/__test/config')).json()) as BackendState;
+}
+
+/** See test-support/backend.ts, `GET /__test/config`. */
+export interface BackendState {
+  checkoutOrigin: string;
+  /** Payment requests on the sandbox. */
+  count: number;
+  callbacks: number;
+  /** Requests to any path ending in `/payment-requests` that reached the test server. */
+  attempts: number;
 }
 
 /** The merchant approves on the sandbox dashboard; resolves with the callback URL (`code` and `state`). */
@@ -31,4 +42,22 @@ export function next<E extends Event>(target: EventTarget, type: string): Promis
 export async function injectFault(fault: Record<string, unknown>): Promise<void> {
   const answer = await fetch('/__test/fault', { method: 'POST', body: JSON.stringify(fault) });
   if (answer.status !== 201) throw new Error(`could not arm ${JSON.stringify(fault)}: ${answer.status}`);
+}
+
+/**
+ * Records what `console.warn` and `console.error` print while `run` runs (the development build's diagnostics),
+ * as one line each, then restores them.
+ */
+export async function consoleDuring(run: () => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  const { warn, error } = console;
+  // eslint-disable-next-line no-console
+  console.warn = console.error = (...args: unknown[]) =>
+    void lines.push(args.filter((a) => typeof a === 'string').join(' '));
+  try {
+    await run();
+  } finally {
+    Object.assign(console, { warn, error });
+  }
+  return lines;
 }

@@ -2,11 +2,16 @@
  * The real backend of the element tests: the sandbox and `@paykit/server`'s handler, mounted under `/paykit`
  * on web-test-runner's own server (same origin as the test page), plus test routes:
  * - `POST /__test/pay/{id}` `{ outcome }`: pays or fails a payment request on the sandbox checkout;
- * - `GET /__test/config`: the checkout origin, how many payment requests and OAuth callbacks there were;
+ * - `GET /__test/config`: the checkout origin, how many payment requests and OAuth callbacks there were, and
+ *   `attempts`: how many requests to any path ending in `/payment-requests` reached this server at all (a
+ *   misconfigured button must make none, not even to the page's own origin);
  * - `POST /__test/fault`: arms a fault on the sandbox (`POST /_sandbox/faults`), for the fault tests;
  * - `POST /__test/approve` `{ redirect_uri, state, code_challenge }`: the merchant's approval on the sandbox
  *   dashboard, answering `{ redirect }` (the callback URL with `code` and `state`);
+ * - `/strict/*`: the shop's handler with `publicOrigin: 'https://shop.example'`, which refuses this page (403);
  * - `/platform/*`: a platform's paykit handler (OAuth callback), whose app is registered on first approval;
+ * - `GET /detailed/payment-requests/{id}`: the real handler's status answer with the `purpose` and `reference`
+ *   the return page shows when a backend sends them (the handler's status route does not send them yet);
  * - `POST /hostile/{kind}/payment-requests`: a backend that answers badly (`javascript`, `data`, `foreign`,
  *   `relative`, `error`, `html`, `slow`), for the attack tests;
  * - authorization server metadata for issuers `{origin}/idp/{name}` (RFC 8414 places the document at
@@ -77,13 +82,37 @@ export async function startTestBackend(): Promise<TestBackend> {
     name: 'Hana',
     memberships: [{ business_id: merchant.id, role: 'owner' }],
   });
+  // The same shop, configured for its public site only: this test page's origin is refused (403).
+  const strict = createPaykitHandler({
+    prefix: '/strict',
+    publicOrigin: 'https://shop.example',
+    api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+    createPaymentRequest: () => ({ amount: '1.00', currency: 'SGD' }),
+    logger: { warn: () => undefined, error: () => undefined },
+  });
   let platform: { clientId: string; handler: PaykitHandler } | undefined;
   let callbacks = 0;
+  let attempts = 0;
 
   const middleware: TestBackend['middleware'] = async (ctx, next) => {
+    if (ctx.path.endsWith('/payment-requests')) attempts += 1;
+    const detailed = /^\/detailed\/payment-requests\/([^/]+)$/.exec(ctx.path);
+    if (detailed) {
+      const answer = await handler(new Request(`http://127.0.0.1/paykit/payment-requests/${detailed[1]}`));
+      ctx.status = answer.status;
+      ctx.set('content-type', 'application/json');
+      const body = (await answer.json()) as Record<string, unknown>;
+      ctx.body = JSON.stringify(answer.ok ? { ...body, purpose: 'Element test', reference: 'order-1042' } : body);
+      return;
+    }
     if (ctx.path.startsWith('/paykit/')) {
       ctx.respond = false;
       await handleNodeRequest(handler, ctx.req, ctx.res);
+      return;
+    }
+    if (ctx.path.startsWith('/strict/')) {
+      ctx.respond = false;
+      await handleNodeRequest(strict, ctx.req, ctx.res);
       return;
     }
     if (ctx.path.startsWith('/platform/') && platform) {
@@ -156,6 +185,7 @@ export async function startTestBackend(): Promise<TestBackend> {
         checkoutOrigin: sandbox.url,
         count: sandbox.context.state.paymentRequests.size,
         callbacks,
+        attempts,
       });
       return;
     }

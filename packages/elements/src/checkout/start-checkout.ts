@@ -2,7 +2,7 @@
  * The headless pay flow: ask the merchant's backend for a payment request, then check where it says to go.
  * `<paykit-pay-button>` is built on it; SPA code can call it directly.
  */
-import { PaykitError, parseAllowedUrl } from '@paykit/core/browser';
+import { PaykitError, parseAllowedUrl, parseWebUrl } from '@paykit/core/browser';
 import { text } from '../messages.js';
 import { callBackend, paymentOf } from '../http.js';
 import type { CheckoutStarted, ShopperChoice } from '../types.js';
@@ -29,9 +29,14 @@ export interface StartCheckoutOptions {
 /**
  * Creates the payment request through the backend and returns it with its checkout URL checked: `https:`
  * (or `http:` on localhost), on one of `checkoutOrigins`. Throws `PaykitError` (`unsafe_url` for any other URL).
+ * Sends nothing without an `endpoint` (`validation_failed`) or with an empty or unparsable `checkoutOrigins`
+ * (`unsafe_url`).
  */
 export async function startCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted> {
-  if (options.checkoutOrigins.length === 0) throw new PaykitError('unsafe_url', text().noCheckoutOrigins);
+  // Checked before any request, so that a misconfigured page creates nothing: no endpoint (it would post to the
+  // page's own path), or no checkout origin that could ever match. The development build says which and why.
+  if (!options.endpoint || !options.checkoutOrigins.length || !options.checkoutOrigins.every((o) => parseWebUrl(o)))
+    throw new PaykitError(options.endpoint ? 'unsafe_url' : 'validation_failed', text().misconfigured);
   const answer = await callBackend(`${trimSlash(options.endpoint)}/payment-requests`, {
     body: options.choice,
     headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
@@ -40,7 +45,8 @@ export async function startCheckout(options: StartCheckoutOptions): Promise<Chec
     fetch: options.fetch,
   });
   const url = parseAllowedUrl(answer.url, options.checkoutOrigins);
-  if (!url) throw new PaykitError('unsafe_url', text().unsafeUrl);
+  // The refused URL goes with the error (as its cause, never shown), for the development build's console.
+  if (!url) throw new PaykitError('unsafe_url', text().unsafeUrl, { cause: answer.url });
   return { ...paymentOf(answer), url: url.href };
 }
 

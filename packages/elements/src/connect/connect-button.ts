@@ -2,6 +2,7 @@ import { BusyButton } from '../busy-button.js';
 import { PaykitConnectEvent } from '../events.js';
 import { text } from '../messages.js';
 import { startConnect } from './start-connect.js';
+import { dev } from '#dev';
 
 /**
  * "Connect with Payments": sends a merchant to the payment service's dashboard (or any standard OAuth server)
@@ -62,6 +63,7 @@ export class PaykitConnectButton extends BusyButton {
   }
 
   protected async act(): Promise<PaykitConnectEvent> {
+    dev?.connectButton(this);
     // The element's properties are startConnect's options, name for name.
     return new PaykitConnectEvent({ url: (await startConnect(this)).url });
   }

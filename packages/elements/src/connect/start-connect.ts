@@ -62,7 +62,7 @@ export async function startConnect(options: StartConnectOptions): Promise<{ url:
   };
   const extra = { ...options.extraParams };
   if (!own.client_id || !own.scope || Object.keys(extra).some((name) => Object.hasOwn(own, name)))
-    throw new PaykitError('validation_failed', text().connectMisconfigured);
+    throw new PaykitError('validation_failed', text().misconfigured);
   const dashboard = parseWebUrl(options.dashboardUrl);
   // Whichever way it was found, the endpoint must be https (or http on this machine).
   const url = parseWebUrl(

@@ -3,6 +3,7 @@ import { startCheckout } from '../checkout/start-checkout.js';
 import { PaykitCheckoutEvent } from '../events.js';
 import { text } from '../messages.js';
 import type { ShopperChoice } from '../types.js';
+import { dev } from '#dev';
 
 /**
  * A button that takes the shopper to the checkout. On click it asks the merchant's backend (`endpoint`) for
@@ -75,6 +76,7 @@ export class PaykitPayButton extends BusyButton {
   }
 
   protected async act(): Promise<PaykitCheckoutEvent> {
+    dev?.payButton(this);
     const started = await startCheckout({
       endpoint: this.endpoint,
       choice: this.choice,

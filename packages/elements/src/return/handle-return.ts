@@ -1,6 +1,6 @@
 /**
  * The headless return flow: read the payment reference from the return URL and ask the merchant's backend
- * for the real status. The `status` in the URL is a claim anyone can type; it is never read.
+ * for the real status. The `status` in the URL is a claim anyone can type; it is never believed.
  */
 import { PaykitError } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
@@ -14,12 +14,14 @@ export interface HandleReturnOptions {
   endpoint: string;
   /** The return URL. Default: the page's. */
   url?: string;
-  /** The first wait between checks of a pending payment; each next wait is 1.5 times longer (at most 5 s). Default 1 s. */
+  /** The first wait between checks; each next wait is twice as long, at most 30 s. Default 1 s. */
   pollIntervalMs?: number;
-  /** How long to keep checking a pending payment, or retrying a failing backend. Default 30 s. */
+  /** How long to keep checking a pending payment, or retrying a backend that is down. Default 3 minutes. */
   maxWaitMs?: number | undefined;
   /** Told of each status while polling. */
   onStatus?: (status: PaymentStatus) => void;
+  /** Told of each failed check that will be tried again (the backend or the network is down, a 5xx, a 429). */
+  onRetry?: (error: PaykitError) => void;
   signal?: AbortSignal;
   fetch?: typeof fetch;
 }
@@ -28,8 +30,21 @@ export interface HandleReturnOptions {
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled']);
 
 /**
+ * True when asking again may help: no answer (network, time limit), an unreadable one, a 5xx, a 408 or a 429.
+ * An unknown reference (404), a refusal (403), a malformed request (4xx) or a bad return URL will not get better.
+ */
+export function isTransient(error: unknown): error is PaykitError {
+  if (!(error instanceof PaykitError)) return false;
+  const status = error.status;
+  return status
+    ? status > 499 || status === 408 || status === 429
+    : /^(network_error|timeout|upstream_invalid_response)$/.test(error.code);
+}
+
+/**
  * Resolves with the confirmed status: final, or `pending` once `maxWaitMs` is spent. A backend that fails
- * is asked again within the same budget; its last error is thrown when the budget runs out.
+ * for a while (see {@link isTransient}) is asked again within the same budget; its last error is thrown when
+ * the budget runs out, and any other error at once.
  */
 export async function handleReturn(options: HandleReturnOptions): Promise<PaymentStatus> {
   const query = new URL(options.url ?? location.href).searchParams;
@@ -41,28 +56,21 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
   const url =
     `${trimSlash(options.endpoint)}/payment-requests/${reference}` +
     (merchant === null ? '' : `?merchant=${encodeURIComponent(merchant)}`);
-  const deadline = Date.now() + (options.maxWaitMs ?? 30_000);
+  const deadline = Date.now() + (options.maxWaitMs ?? 180_000);
   let wait = options.pollIntervalMs ?? 1_000;
   for (;;) {
     let status: PaymentStatus | undefined;
     try {
-      const answer = await callBackend(url, { signal: options.signal, fetch: options.fetch });
-      status = paymentOf(answer);
+      status = paymentOf(await callBackend(url, { signal: options.signal, fetch: options.fetch }));
       options.onStatus?.(status);
       if (FINAL_STATUSES.has(status.status)) return status;
     } catch (error) {
-      // A reference the backend does not know, or a malformed one, will not get better by asking again.
-      if (
-        !(error instanceof PaykitError) ||
-        error.status === 404 ||
-        error.status === 422 ||
-        Date.now() + wait > deadline
-      )
-        throw error;
+      if (!isTransient(error) || Date.now() + wait > deadline) throw error;
+      options.onRetry?.(error);
     }
     if (status && Date.now() + wait > deadline) return status;
     await sleep(wait, options.signal);
-    wait = Math.min(wait * 1.5, 5_000);
+    wait = Math.min(wait * 2, 30_000);
   }
 }
 

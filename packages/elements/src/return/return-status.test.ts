@@ -1,8 +1,9 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { startCheckout } from '../checkout/start-checkout.js';
 import type { PaykitErrorEvent, PaykitPaymentCompletedEvent, PaykitPaymentFailedEvent } from '../events.js';
 import { backendState, next, settle } from '../test-config.js';
 import { handleReturn } from './handle-return.js';
+import '../locales/fr.js';
 import './define.js';
 import type { PaykitReturn } from './return-status.js';
 
@@ -25,10 +26,15 @@ function returnTo(query: string): void {
   history.replaceState(null, '', `${location.pathname}?${query}`);
 }
 
-async function returnElement(maxWaitMs = 2_000): Promise<PaykitReturn> {
-  return fixture<PaykitReturn>(html`<paykit-return endpoint="/paykit" max-wait-ms=${maxWaitMs}></paykit-return>`);
+async function returnElement(maxWaitMs = 2_000, endpoint = '/paykit'): Promise<PaykitReturn> {
+  return fixture<PaykitReturn>(
+    html`<paykit-return endpoint=${endpoint} max-wait-ms=${maxWaitMs} retry-url="/shop/mug"></paykit-return>`,
+  );
 }
 const box = (el: PaykitReturn) => el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
+const part = (el: PaykitReturn, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part=${name}]`);
+/** Visible text, with the narrow and non-breaking spaces of Intl's formats as plain spaces. */
+const shown = (element: HTMLElement | null) => element?.textContent?.replace(/\s/g, ' ');
 
 describe('<paykit-return>', () => {
   afterEach(() => history.replaceState(null, '', location.pathname));
@@ -45,8 +51,42 @@ describe('<paykit-return>', () => {
     await el.updateComplete;
     expect(box(el).getAttribute('role')).to.equal('status');
     expect(box(el).textContent).to.match(/Payment received/);
+    expect(shown(part(el, 'amount'))).to.equal('SGD 30.00');
+    expect(part(el, 'purpose')!.hidden).to.equal(true);
+    expect(part(el, 'retry')).to.equal(null);
     await expect(el).to.be.accessible();
     el.remove();
+  });
+
+  it("shows the amount in the page's language, and the purpose and reference a backend sends", async () => {
+    const id = await newPayment();
+    await settle(id, 'succeeded');
+    returnTo(`reference=${id}`);
+    const wrapper = await fixture<HTMLElement>(
+      html`<div lang="fr"><paykit-return endpoint="/detailed"></paykit-return></div>`,
+    );
+    const el = wrapper.querySelector('paykit-return')!;
+    const completed = next<PaykitPaymentCompletedEvent>(el, 'paykit-payment-completed');
+    expect((await completed).detail).to.include({ purpose: 'Element test', reference: 'order-1042' });
+    await el.updateComplete;
+    expect(shown(part(el, 'message'))).to.equal('Paiement reçu. Merci !');
+    expect(shown(part(el, 'amount'))).to.equal('30,00 $SG');
+    expect(shown(part(el, 'purpose'))).to.equal('Element test');
+    expect(part(el, 'purpose')!.hidden).to.equal(false);
+    expect(shown(part(el, 'reference'))).to.equal('Référence : order-1042');
+  });
+
+  it('takes the words of a slot named after the state', async () => {
+    const id = await newPayment();
+    await settle(id, 'succeeded');
+    returnTo(`reference=${id}`);
+    const el = await fixture<PaykitReturn>(
+      html`<paykit-return endpoint="/paykit"><span slot="completed">Your mug is on its way.</span></paykit-return>`,
+    );
+    await next(el, 'paykit-payment-completed');
+    await el.updateComplete;
+    const slot = el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name=completed]')!;
+    expect(slot.assignedNodes()[0]!.textContent).to.equal('Your mug is on its way.');
   });
 
   it('waits, without a request, until a framework sets its endpoint after upgrading it', async () => {
@@ -74,9 +114,12 @@ describe('<paykit-return>', () => {
     await el.updateComplete;
     expect(box(el).dataset.state).to.equal('failed');
     expect(box(el).textContent).to.match(/failed/i);
+    // "Try again" leads back to the shop's page.
+    expect(part(el, 'retry')!.getAttribute('href')).to.equal('/shop/mug');
+    expect(part(el, 'retry')!.textContent).to.equal('Try again');
   });
 
-  it('says still processing, never paid, when the payment stays pending', async () => {
+  it('says calmly it is still confirming while the payment is pending, then offers "Check again", which checks again', async () => {
     const id = await newPayment();
     returnTo(`reference=${id}&status=completed`);
     const status = await handleReturn({ endpoint: '/paykit', pollIntervalMs: 100, maxWaitMs: 400 });
@@ -84,7 +127,40 @@ describe('<paykit-return>', () => {
     const el = await returnElement(300);
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(box(el).dataset.state).to.equal('pending');
-    expect(box(el).textContent).to.match(/still processing/);
+    expect(shown(part(el, 'message'))).to.equal("We're still confirming your payment. Please don't pay again.");
+    expect(shown(part(el, 'amount'))).to.equal('SGD 30.00');
+    expect(box(el).textContent).to.not.match(/received/);
+    // Paid meanwhile: "Check again" asks the backend once more.
+    await settle(id, 'succeeded');
+    const completed = next<PaykitPaymentCompletedEvent>(el, 'paykit-payment-completed');
+    part(el, 'check')!.click();
+    expect((await completed).detail.status).to.equal('completed');
+    await el.updateComplete;
+    expect(part(el, 'check')).to.equal(null);
+    expect(box(el).dataset.state).to.equal('completed');
+  });
+
+  it('says "not completed" and offers "Try again" when the shopper left the checkout and the payment is still pending', async () => {
+    const id = await newPayment();
+    returnTo(`reference=${id}&status=canceled`);
+    const started = Date.now();
+    const el = await returnElement(60_000);
+    await waitUntil(() => box(el).dataset.state === 'canceled', 'not shown as not completed', { timeout: 3_000 });
+    // One check, not a minute of polling.
+    expect(Date.now() - started).to.be.below(3_000);
+    expect(shown(part(el, 'message'))).to.equal('The payment was not completed.');
+    expect(part(el, 'retry')!.getAttribute('href')).to.equal('/shop/mug');
+  });
+
+  it('believes the backend, not the URL: a "canceled" return of a paid payment shows it paid', async () => {
+    const id = await newPayment();
+    await settle(id, 'succeeded');
+    returnTo(`reference=${id}&status=canceled`);
+    const completed = next<PaykitPaymentCompletedEvent>(document, 'paykit-payment-completed');
+    const el = await returnElement();
+    await completed;
+    await el.updateComplete;
+    expect(box(el).dataset.state).to.equal('completed');
   });
 
   it('refuses an unknown, a missing and a repeated reference', async () => {

@@ -1,5 +1,6 @@
 import type { PaykitError } from '@paykit/core/browser';
-import { html, LitElement } from 'lit';
+import { html, LitElement, nothing } from 'lit';
+import { dev } from '#dev';
 import { handleConnectReturn, isConnectReturn } from '../connect/handle-connect-return.js';
 import {
   PaykitConnectDeniedEvent,
@@ -9,27 +10,40 @@ import {
   PaykitPaymentFailedEvent,
 } from '../events.js';
 import { describeFailure } from '../http.js';
-import { text } from '../messages.js';
-import { FINAL_STATUSES, handleReturn } from './handle-return.js';
+import { langOf, text, type Messages } from '../messages.js';
+import type { PaymentStatus } from '../types.js';
+import { FINAL_STATUSES, handleReturn, isTransient } from './handle-return.js';
+import { formatAmount } from './format-amount.js';
 import { returnStatusStyles } from './return-status.styles.js';
 
-/** What a payment's confirmed status shows. */
-type Outcome = 'completed' | 'failed' | 'canceled' | 'pending';
-type State = Outcome | 'checking' | 'connected' | 'error';
+/** What the box shows: `pending` is "still confirming" (still processing, or the backend cannot say yet). */
+type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'connected' | 'error';
 
 /**
  * The result of a payment, on the merchant's return page. Reads `reference` from the page URL, asks the
- * backend (`endpoint`) for the confirmed status, and shows it. The `status` in the URL is never believed.
+ * backend (`endpoint`) for the confirmed status, and shows it with the confirmed amount (in the page's
+ * language), purpose and reference. The `status` in the URL is never believed: only `status=canceled` (the
+ * shopper left the checkout) turns a still-pending payment into "not completed" at once.
+ * While the payment is pending or the backend cannot be reached, it says calmly that it is still confirming
+ * and keeps checking (1, 2, 4 … 30 s apart, for `max-wait-ms`), then offers "Check again"; an outage is never
+ * shown as an error. A failed or canceled payment offers "Try again", a link to `retry-url`.
  * On a platform's OAuth callback (`code`/`error` and `state`), it checks the state this tab issued, sends
  * the code with its PKCE verifier to the backend, and shows the connected business.
  *
  * @tag paykit-return
- * @fires paykit-payment-completed - The backend confirms the payment. `detail`: `{ id, status, amount, currency }`.
+ * @slot completed - Your own words for a completed payment, instead of "Payment received. Thank you!"; likewise `failed`, `canceled`, `pending`, `checking`, `connected`, `error`.
+ * @fires paykit-payment-completed - The backend confirms the payment. `detail`: `{ id, status, amount, currency, purpose?, reference? }`.
  * @fires paykit-payment-failed - The backend confirms it failed or was canceled.
  * @fires paykit-connected - The platform's backend connected the merchant. `detail`: `{ business }`.
  * @fires paykit-connect-denied - The merchant declined on the consent page. `detail`: `{ description }`.
- * @fires paykit-error - The status could not be confirmed, or the connection was refused or cancelled. `detail`: `{ code, message }`.
+ * @fires paykit-error - The status cannot be confirmed (an unknown or missing reference, a refusal), or the connection was refused or cancelled. Not for an outage. `detail`: `{ code, message }`.
  * @csspart base - The status box; its `data-state` is `checking`, `completed`, `failed`, `canceled`, `pending`, `connected` or `error`.
+ * @csspart message - The sentence saying the outcome.
+ * @csspart amount - The confirmed amount and currency, formatted for the page's language.
+ * @csspart purpose - What was paid for, when the backend sends it.
+ * @csspart reference - The merchant's reference, when the backend sends it.
+ * @csspart retry - The "Try again" link (a failed, canceled or not completed payment, when there is a `retry-url`).
+ * @csspart check - The "Check again" button, once the automatic checks have stopped.
  * @cssprop --paykit-success-color - Border of a completed payment.
  * @cssprop --paykit-error-color - Border of a failed payment or an error.
  */
@@ -38,28 +52,37 @@ export class PaykitReturn extends LitElement {
   static override properties = {
     endpoint: {},
     maxWaitMs: { attribute: 'max-wait-ms', type: Number },
+    retryUrl: { attribute: 'retry-url' },
     _state: { state: true },
     _text: { state: true },
+    _payment: { state: true },
+    _stalled: { state: true },
   };
 
   /** Where the backend's paykit handler is mounted, such as `/paykit`. */
   declare endpoint: string;
-  /** How long to keep checking a payment that is still processing. Default 30 000. */
+  /** How long to keep checking a payment that is still processing, or a backend that is down. Default 180 000 (3 minutes). */
   declare maxWaitMs?: number;
+  /** The shop's page to try again from. Default: the page the shopper came from, if it is on this origin. */
+  declare retryUrl?: string;
   declare private _state: State;
   declare private _text: string;
+  declare private _payment: PaymentStatus | undefined;
+  /** The automatic checks have stopped without a final status: "Check again" is offered. */
+  declare private _stalled: boolean;
 
   #abort: AbortController | undefined;
 
   constructor() {
     super();
     this.endpoint = '';
-    this._state = 'checking';
-    this._text = text(this).checking;
+    this._state = this._text = 'checking';
+    this._stalled = false;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
+    if (!this.endpoint) dev?.returnPage(this);
     this.#start();
   }
 
@@ -84,47 +107,80 @@ export class PaykitReturn extends LitElement {
   }
 
   override render() {
-    // role=status is a polite live region by itself (WAI-ARIA 1.2): no aria-live needed.
-    return html`<div part="base" role="status" data-state=${this._state}>${this._text}</div>`;
+    const words = text(this) as unknown as Record<string, string>;
+    const payment = this._payment;
+    const state = this._state;
+    // "Try again" goes back to the shop: `retry-url`, else the page the shopper came from if it is this shop's.
+    const retry =
+      /^(failed|canceled)$/.test(state) &&
+      (this.retryUrl || (document.referrer.startsWith(`${location.origin}/`) && document.referrer));
+    // role=status is a polite live region by itself (WAI-ARIA 1.2): no aria-live needed. `hidden` rather than
+    // nested templates, and one line (Prettier's breaks would be text nodes): this ships to every shopper.
+    // prettier-ignore
+    return html`<div part="base" role="status" data-state=${state}><div part="message"><slot name=${state}>${words[this._text] ?? this._text}</slot></div>${
+      payment ? html`<div part="amount">${formatAmount(payment, langOf(this))}</div><div part="purpose" ?hidden=${!payment.purpose}>${payment.purpose}</div><div part="reference" ?hidden=${!payment.reference}>${words.reference}${payment.reference}</div>` : nothing
+    }${retry ? html`<a part="retry" href=${retry}>${words.tryAgain}</a>` : nothing}${
+      this._stalled ? html`<button part="check" @click=${this.#checkAgain}>${words.checkAgain}</button>` : nothing
+    }</div>`;
   }
 
-  /** Shows the outcome and tells the page. */
-  #show(state: State, message: string, event?: Event): void {
+  #checkAgain = (): void => {
+    this.#abort = undefined;
+    this.#start();
+  };
+
+  /**
+   * Shows the outcome and tells the page. `message` is a key of the messages (read at render, so that a locale
+   * registered later applies) or the words themselves.
+   */
+  #show(state: State, message: keyof Messages | string, event?: Event): void {
     this._state = state;
     this._text = message;
     if (event) this.dispatchEvent(event);
   }
 
+  /** Still confirming: the payment is pending, or the backend cannot say yet. Never an error to the shopper. */
+  #calm = (payment?: PaymentStatus | PaykitError): void => {
+    if (payment && 'amount' in payment) this._payment = payment;
+    this.#show('pending', 'stillConfirming');
+  };
+
   async #confirm(signal: AbortSignal): Promise<void> {
-    this._text = text(this).checking;
+    this._stalled = false;
+    this.#show('checking', 'checking');
     await this.updateComplete;
+    const connect = isConnectReturn(location.href);
     try {
-      if (isConnectReturn(location.href)) {
-        this._text = text(this).connecting;
+      if (connect) {
+        this.#show('checking', 'connecting');
         const business = await handleConnectReturn({ endpoint: this.endpoint });
         this.#show('connected', `${text(this).connected}${business.name}.`, new PaykitConnectedEvent({ business }));
         return;
       }
+      // The shopper left the checkout ("back to the shop"): one check, and a still pending payment was not made.
+      const left = new URL(location.href).searchParams.get('status') === 'canceled';
       const status = await handleReturn({
         endpoint: this.endpoint,
         signal,
-        maxWaitMs: this.maxWaitMs,
+        maxWaitMs: left ? 0 : this.maxWaitMs,
+        onStatus: this.#calm,
+        onRetry: this.#calm,
       });
-      // A final status is shown as it is (`failed` in its own words); any other is still processing.
-      const state = (FINAL_STATUSES.has(status.status) ? status.status : 'pending') as Outcome;
-      this.#show(
-        state,
-        text(this)[state === 'failed' ? 'failedPayment' : state],
-        state === 'completed'
-          ? new PaykitPaymentCompletedEvent(status)
-          : state === 'pending'
-            ? undefined
-            : new PaykitPaymentFailedEvent(status),
-      );
+      this._payment = status;
+      const state = status.status;
+      if (state === 'completed') this.#show(state, state, new PaykitPaymentCompletedEvent(status));
+      else if (FINAL_STATUSES.has(state))
+        this.#show(state as State, state === 'failed' ? 'failedPayment' : state, new PaykitPaymentFailedEvent(status));
+      else if (left) this.#show('canceled', 'notCompleted');
+      else this._stalled = true;
     } catch (error) {
       if (signal.aborted) return;
+      dev?.failure(this, error);
       const failure = describeFailure(error);
-      if (failure.code === 'access_denied')
+      if (!connect && isTransient(error)) {
+        this.#calm();
+        this._stalled = true;
+      } else if (failure.code === 'access_denied')
         this.#show(
           'canceled',
           failure.message,

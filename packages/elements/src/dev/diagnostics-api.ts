@@ -1,0 +1,32 @@
+/**
+ * What the development build tells a developer, and where the elements call it. The production build exports
+ * `undefined` in its place (`#dev` resolves by the `development` export condition, as Lit's own dev mode), so
+ * every call site is `dev?.…(…)` and none of the words below reach a shopper's download.
+ */
+/** The diagnostics of the development build. */
+export interface Diagnostics {
+  /** Checks a pay button's attributes before its click sends anything; warns for each problem. */
+  payButton(element: PayButtonConfig): void;
+  /** Checks a connect button's attributes before its click sends anything; warns for each problem. */
+  connectButton(element: ConnectButtonConfig): void;
+  /** Watches a `<paykit-return>` that has no `endpoint` yet, and warns if none arrives soon. */
+  returnPage(element: HTMLElement & { endpoint: string }): void;
+  /** Explains a failure of `element`'s call to its `endpoint` (a 403 for this origin, CORS, a wrong checkout origin). */
+  failure(element: HTMLElement, error: unknown): void;
+}
+
+/** The pay button's attributes the diagnostics read. */
+export interface PayButtonConfig extends HTMLElement {
+  endpoint: string;
+  checkoutOrigins?: string | undefined;
+}
+
+/** The connect button's attributes the diagnostics read. */
+export interface ConnectButtonConfig extends HTMLElement {
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  dashboardUrl?: string | undefined;
+  issuer?: string | undefined;
+  authorizationEndpoint?: string | undefined;
+}

@@ -1,0 +1,153 @@
+/**
+ * The development build's `#dev`: console messages for the developer wiring paykit into a page, each naming the
+ * element, the attribute, the value received and the fix (as Stripe.js and Lit's dev mode do). Selected by the
+ * `development` export condition, which Vite's dev server and webpack's development mode set by themselves
+ * (esbuild: `--conditions=development`); the script-tag file with them is `paykit.development.js`.
+ *
+ * Shoppers never read these: the elements show their own short words, and these go to the console only.
+ */
+import { parseWebUrl, PaykitError } from '@paykit/core/browser';
+import type { ConnectButtonConfig, Diagnostics, PayButtonConfig } from './diagnostics-api.js';
+
+/** How long `<paykit-return>` may wait for a framework to set its `endpoint` before the console is told. */
+export const RETURN_ENDPOINT_GRACE_MS = 2_000;
+
+/** The example origin of the payment service's checkout in the messages. */
+const CHECKOUT_EXAMPLE = 'https://checkout.example';
+
+function say(level: 'warn' | 'error', element: Element, words: string): void {
+  // The element goes last, so that the console links to it in the page. The console is this module's purpose.
+  // eslint-disable-next-line no-console
+  console[level](`[paykit] <${element.localName}>${words}`, element);
+}
+
+const quoted = (value: unknown) => (value === undefined || value === null ? 'nothing' : JSON.stringify(value));
+
+function words(value: string | undefined): string[] {
+  return (value ?? '').split(/\s+/).filter(Boolean);
+}
+
+function payButton(element: PayButtonConfig): void {
+  if (!element.endpoint)
+    say(
+      'error',
+      element,
+      ` has no endpoint (received ${quoted(element.getAttribute('endpoint'))}), so a click sends nothing. ` +
+        'Set it to the path where your paykit handler is mounted: endpoint="/paykit".',
+    );
+  const origins = words(element.checkoutOrigins);
+  if (origins.length === 0)
+    say(
+      'error',
+      element,
+      ` has no checkout-origins (received ${quoted(element.checkoutOrigins)}), so a click sends nothing. ` +
+        `Set it to the origin of the payment service's checkout: checkout-origins="${CHECKOUT_EXAMPLE}" ` +
+        "(for the local sandbox, the sandbox's own URL, such as http://127.0.0.1:4010).",
+    );
+  for (const origin of origins) {
+    const url = parseWebUrl(origin);
+    if (!url)
+      say(
+        'error',
+        element,
+        `'s checkout-origins has ${quoted(origin)}, which is not an https origin (http only on localhost), so a ` +
+          `click sends nothing. Write scheme, host and port only: "${CHECKOUT_EXAMPLE}".`,
+      );
+    else if (url.href !== `${url.origin}/`)
+      say(
+        'warn',
+        element,
+        `'s checkout-origins has ${quoted(origin)}: only its origin counts. Write ${quoted(url.origin)}.`,
+      );
+  }
+}
+
+function connectButton(element: ConnectButtonConfig): void {
+  const missing = (attribute: string, value: string, example: string) => {
+    if (!value.trim())
+      say(
+        'error',
+        element,
+        ` has no ${attribute} (received ${quoted(value)}), so a click goes nowhere. Set ${example}.`,
+      );
+  };
+  missing('client-id', element.clientId, 'it to your platform app\'s client id: client-id="app_123"');
+  missing(
+    'redirect-uri',
+    element.redirectUri,
+    'it to one of your app\'s registered redirect URIs, the page with <paykit-return>: redirect-uri="https://platform.example/connected"',
+  );
+  missing('scope', element.scope, 'it to the scopes your app asks for: scope="payments business:read"');
+  if (element.redirectUri && !parseWebUrl(element.redirectUri))
+    say(
+      'error',
+      element,
+      `'s redirect-uri is ${quoted(element.redirectUri)}, which is not an absolute https URL (http only on ` +
+        'localhost), so a click goes nowhere. Write the full registered redirect URI.',
+    );
+  if (!element.authorizationEndpoint && !element.issuer && !element.dashboardUrl)
+    say(
+      'error',
+      element,
+      ' has none of issuer, authorization-endpoint or dashboard-url, so it does not know where to send the ' +
+        'merchant. Set issuer="https://auth.example" (a standard OAuth server) or dashboard-url (the Payments dashboard).',
+    );
+}
+
+function returnPage(element: HTMLElement & { endpoint: string }): void {
+  setTimeout(() => {
+    if (element.isConnected && !element.endpoint)
+      say(
+        'error',
+        element,
+        ` has had no endpoint for ${RETURN_ENDPOINT_GRACE_MS / 1000} s, so it confirms nothing and the page keeps ` +
+          'saying "Confirming your payment". Set endpoint="/paykit", the path where your paykit handler is mounted.',
+      );
+  }, RETURN_ENDPOINT_GRACE_MS);
+}
+
+function failure(element: HTMLElement, error: unknown): void {
+  if (!(error instanceof PaykitError)) return;
+  const endpoint = (element as { endpoint?: string }).endpoint;
+  const handler = endpoint ? new URL(endpoint, location.href).href : 'the handler';
+  const page = location.origin;
+  if (error.code === 'cross_site_request')
+    say(
+      'error',
+      element,
+      `: the handler at ${handler} refused this page's origin ${page} (403 cross_site_request). If ${page} ` +
+        `is the shop's own site, set publicOrigin: '${page}' in createPaykitHandler (behind a proxy, such as ` +
+        `Vite's dev server, the handler cannot tell it from the Host header); if it is another site of yours, ` +
+        `add allowedOrigins: ['${page}'].`,
+    );
+  else if (error.code === 'network_error')
+    say(
+      'error',
+      element,
+      ` could not reach ${handler}. Check that your server is running and that endpoint is the path where the ` +
+        `handler is mounted. If the handler is on another origin than this page (${page}), the browser hides ` +
+        `its answers unless the handler allows ${page}: add it to allowedOrigins, which sends the CORS headers ` +
+        '(the console message above and the Network tab say which it is).',
+    );
+  else if (error.code === 'unsafe_url' && 'checkoutOrigins' in element && typeof error.cause === 'string') {
+    const received = parseWebUrl(error.cause);
+    say(
+      'error',
+      element,
+      received
+        ? `: the backend sent a checkout URL on ${received.origin}, which is not in checkout-origins ` +
+            `(${quoted(element.checkoutOrigins)}), so the shopper stays here and that payment request stays ` +
+            `pending. If ${received.origin} is the payment service's checkout, add it: ` +
+            `checkout-origins="${[...words(element.checkoutOrigins as string), received.origin].join(' ')}".`
+        : `: the backend sent a checkout URL that is not https (${quoted(error.cause)}); it was refused.`,
+    );
+  } else if ((error.status === 404 || error.status === 405) && error.code !== 'not_found')
+    say(
+      'error',
+      element,
+      `: ${handler} answered ${error.status}. Is endpoint the path where your paykit handler is mounted?`,
+    );
+}
+
+/** The diagnostics of the development build. */
+export const dev: Diagnostics | undefined = { payButton, connectButton, returnPage, failure };

@@ -1,0 +1,133 @@
+/**
+ * The development build's console diagnostics (the tests resolve `#dev` with the `development` condition, see
+ * web-test-runner.config.mjs), against the real backend: each names the element, the attribute, the value
+ * received and the fix; a misconfigured button sends nothing at all (counted where requests arrive), and the
+ * shopper reads only shopper words. That the production bundles carry none of these words is checked on the
+ * bundles themselves (bench/bundle-sizes.ts, `pnpm bench:sizes`).
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import type { PaykitErrorEvent } from '../events.js';
+import '../connect/define.js';
+import '../pay-button/define.js';
+import type { PaykitPayButton } from '../pay-button/pay-button.js';
+import '../return/define.js';
+import { backendState, consoleDuring, next } from '../test-config.js';
+import { RETURN_ENDPOINT_GRACE_MS } from './diagnostics.development.js';
+
+let checkoutOrigin: string;
+before(async () => {
+  ({ checkoutOrigin } = await backendState());
+});
+
+/** Clicks `el`'s button and resolves with its `paykit-error`, the console lines meanwhile, and the requests made. */
+async function clickFailing(el: HTMLElement) {
+  el.addEventListener('paykit-checkout', (event) => event.preventDefault());
+  const before = await backendState();
+  let detail: PaykitErrorEvent['detail'] | undefined;
+  const lines = await consoleDuring(async () => {
+    const failure = next<PaykitErrorEvent>(el, 'paykit-error');
+    el.shadowRoot!.querySelector('button')!.click();
+    detail = (await failure).detail;
+  });
+  const after = await backendState();
+  const shown = el.shadowRoot!.querySelector('[part=error]')!.textContent!;
+  return {
+    detail: detail!,
+    lines,
+    shown,
+    attempts: after.attempts - before.attempts,
+    created: after.count - before.count,
+  };
+}
+
+const payButton = (attributes: string) => {
+  const wrapper = document.createElement('div');
+  wrapper.innerHTML = `<paykit-pay-button reference="sku-mug" ${attributes}>Buy</paykit-pay-button>`;
+  return fixture<PaykitPayButton>(wrapper.firstElementChild as PaykitPayButton);
+};
+
+describe('development diagnostics', () => {
+  it('a pay button without endpoint names the attribute, sends nothing, and shows shopper words', async () => {
+    const el = await payButton(`checkout-origins="${checkoutOrigin}"`);
+    const { detail, lines, shown, attempts } = await clickFailing(el);
+    expect(attempts).to.equal(0);
+    expect(detail.code).to.equal('validation_failed');
+    expect(lines.join('\n')).to.match(
+      /\[paykit\] <paykit-pay-button> has no endpoint \(received nothing\).*endpoint="\/paykit"/,
+    );
+    expect(shown).to.equal('This button is not set up correctly, so nothing was sent.');
+  });
+
+  it('a pay button without or with an unparsable checkout-origins says the value received and the fix, and sends nothing', async () => {
+    for (const [attribute, words] of [
+      ['', /has no checkout-origins \(received nothing\).*checkout-origins="https:\/\/checkout\.example"/],
+      ['checkout-origins="checkout.example"', /checkout-origins has "checkout\.example", which is not an https origin/],
+    ] as const) {
+      const el = await payButton(`endpoint="/paykit" ${attribute}`);
+      const { detail, lines, shown, attempts } = await clickFailing(el);
+      expect(attempts, attribute).to.equal(0);
+      expect(detail.code).to.equal('unsafe_url');
+      expect(lines.join('\n')).to.match(words);
+      expect(shown).to.not.match(/checkout-origins/);
+    }
+  });
+
+  it('a wrong checkout-origins prints the checkout origin actually received and the attribute to write', async () => {
+    const el = await payButton('endpoint="/paykit" checkout-origins="https://checkout.example"');
+    const { detail, lines } = await clickFailing(el);
+    expect(detail.code).to.equal('unsafe_url');
+    expect(lines.join('\n')).to.contain(
+      `the backend sent a checkout URL on ${checkoutOrigin}, which is not in checkout-origins ("https://checkout.example")`,
+    );
+    expect(lines.join('\n')).to.contain(`checkout-origins="https://checkout.example ${checkoutOrigin}"`);
+  });
+
+  it("a handler refusing this page's origin (403) prints the allowedOrigins and publicOrigin lines; the shopper reads no server words", async () => {
+    const el = await payButton(`endpoint="/strict" checkout-origins="${checkoutOrigin}"`);
+    const { detail, lines, shown, created } = await clickFailing(el);
+    expect(detail.code).to.equal('cross_site_request');
+    expect(created).to.equal(0);
+    const printed = lines.join('\n');
+    expect(printed).to.contain(`allowedOrigins: ['${location.origin}']`);
+    expect(printed).to.contain(`publicOrigin: '${location.origin}'`);
+    expect(shown).to.equal('Something went wrong. Please try again.');
+    expect(detail.message).to.not.match(/publicOrigin|allowedOrigins|not allowed/);
+  });
+
+  it('a handler that cannot be reached (down, or refused by CORS) says what to check', async () => {
+    const el = await payButton(`endpoint="http://127.0.0.1:9/paykit" checkout-origins="${checkoutOrigin}"`);
+    const { detail, lines, shown } = await clickFailing(el);
+    expect(detail.code).to.equal('network_error');
+    expect(lines.join('\n')).to.match(
+      /could not reach http:\/\/127\.0\.0\.1:9\/paykit\. Check that your server is running.*allowedOrigins.*CORS/,
+    );
+    expect(shown).to.match(/could not be reached/);
+  });
+
+  it('a connect button without client-id, redirect-uri and scope names each, and goes nowhere', async () => {
+    const el = await fixture<HTMLElement>(
+      html`<paykit-connect-button dashboard-url=${checkoutOrigin}></paykit-connect-button>`,
+    );
+    let navigated = false;
+    el.addEventListener('paykit-connect', (event) => {
+      navigated = true;
+      event.preventDefault();
+    });
+    const { detail, lines } = await clickFailing(el);
+    expect(navigated).to.equal(false);
+    expect(detail.code).to.equal('validation_failed');
+    const printed = lines.join('\n');
+    for (const attribute of ['client-id', 'redirect-uri', 'scope'])
+      expect(printed).to.contain(`<paykit-connect-button> has no ${attribute} (received "")`);
+  });
+
+  it('<paykit-return> without endpoint says so once the grace time has passed', async () => {
+    history.replaceState(null, '', `${location.pathname}?reference=abc`);
+    const lines = await consoleDuring(async () => {
+      await fixture(html`<paykit-return></paykit-return>`);
+      await new Promise((resolve) => setTimeout(resolve, RETURN_ENDPOINT_GRACE_MS + 200));
+    });
+    history.replaceState(null, '', location.pathname);
+    expect(lines.join('\n')).to.match(/<paykit-return> has had no endpoint for 2 s.*endpoint="\/paykit"/);
+  });
+});
