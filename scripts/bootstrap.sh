@@ -27,6 +27,9 @@ for arg in "$@"; do
 done
 
 command -v node >/dev/null || die "Node.js is not on PATH: install Node 20.19 or newer"
+# The same floor as package.json's engines: older Nodes fail later with errors that do not say why.
+node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
+  die "Node $(node -p process.versions.node) is too old: install Node 20.19 or newer (package.json engines: >=20.19)"
 
 # --- pnpm, at the version package.json pins -------------------------------------------------------------
 pnpm_version=$(node -p "require('./package.json').packageManager.replace(/^pnpm@/, '').split('+')[0]")
