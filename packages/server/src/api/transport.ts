@@ -22,6 +22,11 @@ export interface Operation<S extends z.ZodType> {
   /** A body to send; form-encoded or JSON as configured (or as `encoding` says). */
   body?: Record<string, unknown>;
   encoding?: 'form' | 'json';
+  /**
+   * Whether a failed call may be sent again: `safe` for reads, `never` for creates and other writes (the API
+   * has no idempotency keys). Default: `safe` for GET only. The operation table's `retry` column gives it.
+   */
+  retry?: 'safe' | 'never';
   /** How to read a 2xx answer. */
   schema: S;
 }
@@ -54,7 +59,7 @@ export async function callApi<S extends z.ZodType>(
   for (const [name, value] of Object.entries(operation.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
-  const retries = operation.method === 'GET';
+  const retries = (operation.retry ?? (operation.method === 'GET' ? 'safe' : 'never')) === 'safe';
   let waited = 0;
   for (let attempt = 1; ; attempt += 1) {
     try {

@@ -27,6 +27,7 @@ interface CallableRow {
   response: z.ZodType;
   subject?: string;
   encoding?: 'json';
+  retry: 'safe' | 'never';
 }
 
 /**
@@ -50,6 +51,7 @@ export async function callOperation<K extends OperationId>(
       method: row.method,
       path: expandPath(row.path, args.params),
       schema: row.response,
+      retry: row.retry,
       ...(body === undefined ? {} : { body }),
       ...(row.encoding ? { encoding: row.encoding } : {}),
       ...(args.query ? { query: args.query } : {}),
