@@ -1,24 +1,42 @@
 /**
- * The script-tag files: `dist/paykit.js` (ES module) and, with `--mode iife`, `dist/paykit.iife.js` (a classic
- * script exposing the global `Paykit`). Both define every element and bundle Lit. npm users import the
- * per-element entries that `tsc` builds instead.
+ * The script-tag files, each in two flavours: `dist/paykit.js` (ES module) and, with `--mode iife`,
+ * `dist/paykit.iife.js` (a classic script exposing the global `Paykit`) are the production build; with
+ * `--mode development` and `--mode development-iife`, `dist/paykit.development.js` and
+ * `dist/paykit.development.iife.js` carry the console diagnostics (`#dev` resolved with the `development`
+ * condition, and Lit's dev mode). Each file says which it is in its first line. All define every element and
+ * bundle Lit. npm users import the per-element entries that `tsc` builds instead.
  */
 import { defineConfig } from 'vite';
 
-export default defineConfig(({ mode }) => ({
-  build: {
-    outDir: 'dist',
-    emptyOutDir: false,
-    target: 'es2022',
-    sourcemap: true,
-    minify: true,
-    // Library mode keeps ES output's whitespace for re-bundlers; this file is shipped to pages as is.
-    rolldownOptions: { output: { minify: true } },
-    lib: {
-      entry: 'src/all.ts',
-      name: 'Paykit',
-      formats: [mode === 'iife' ? 'iife' : 'es'],
-      fileName: () => (mode === 'iife' ? 'paykit.iife.js' : 'paykit.js'),
+export default defineConfig(({ mode }) => {
+  const development = mode.startsWith('development');
+  const iife = mode.endsWith('iife');
+  const fileName = `paykit${development ? '.development' : ''}${iife ? '.iife' : ''}.js`;
+  return {
+    // Vite resolves `development` only in its dev server; these builds choose it by their mode.
+    resolve: { conditions: ['module', 'browser', development ? 'development' : 'production'] },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: false,
+      target: 'es2022',
+      sourcemap: true,
+      minify: true,
+      rolldownOptions: {
+        output: {
+          // Library mode keeps ES output's whitespace for re-bundlers; this file is shipped to pages as is.
+          minify: true,
+          // After minification (postBanner), which would drop a plain banner.
+          postBanner: development
+            ? `/*! @paykit/elements ${fileName}: DEVELOPMENT build, with console diagnostics. Use paykit${iife ? '.iife' : ''}.js in production. */`
+            : `/*! @paykit/elements ${fileName}: production build. paykit.development${iife ? '.iife' : ''}.js explains misconfiguration in the console. */`,
+        },
+      },
+      lib: {
+        entry: 'src/all.ts',
+        name: 'Paykit',
+        formats: [iife ? 'iife' : 'es'],
+        fileName: () => fileName,
+      },
     },
-  },
-}));
+  };
+});

@@ -48,7 +48,7 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
       typeof object?.message === 'string' && code !== 'cross_site_request' ? object.message : text().failed;
     throw new PaykitError(code as ErrorCode, message, { status: response.status });
   }
-  if (!object) throw new PaykitError('upstream_invalid_response', text().invalidAnswer, { status: response.status });
+  if (!object) throw new PaykitError('upstream_invalid_response', text().failed, { status: response.status });
   return object;
 }
 
@@ -63,7 +63,7 @@ export function paymentOf(answer: Record<string, unknown>): PaymentStatus {
     const value = answer[name];
     if (typeof value === 'string' && value) payment[name] = value;
     // The first four are required; the last two are shown when present.
-    else if (index < 4) throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
+    else if (index < 4) throw new PaykitError('upstream_invalid_response', text().failed);
   });
   return payment as unknown as PaymentStatus;
 }

@@ -8,10 +8,9 @@ const en = {
   pay: 'Pay',
   network: 'The shop could not be reached. Check your connection and try again.',
   timeout: 'The shop took too long to answer. Please try again.',
-  invalidAnswer: 'The shop sent an answer we could not read. Please try again.',
   failed: 'Something went wrong. Please try again.',
-  unsafeUrl: 'This address is not one this page allows, so we stopped.',
-  misconfigured: 'This button is not set up correctly, so nothing was sent.',
+  // Configuration and addresses a page refuses (the development build's console says which and why).
+  misconfigured: 'This button is not set up correctly.',
   noReference: 'This page was opened without a payment reference.',
   checking: 'Confirming your payment…',
   completed: 'Payment received. Thank you!',

@@ -46,7 +46,7 @@ export async function startCheckout(options: StartCheckoutOptions): Promise<Chec
   });
   const url = parseAllowedUrl(answer.url, options.checkoutOrigins);
   // The refused URL goes with the error (as its cause, never shown), for the development build's console.
-  if (!url) throw new PaykitError('unsafe_url', text().unsafeUrl, { cause: answer.url });
+  if (!url) throw new PaykitError('unsafe_url', text().misconfigured, { cause: answer.url });
   return { ...paymentOf(answer), url: url.href };
 }
 

@@ -18,7 +18,7 @@ import { callBackend } from '../http.js';
  */
 export async function discoverAuthorizationEndpoint(issuer: string, fetchImpl?: typeof fetch): Promise<unknown> {
   const url = parseWebUrl(issuer);
-  if (!url) throw new PaykitError('unsafe_url', text().unsafeUrl);
+  if (!url) throw new PaykitError('unsafe_url', text().misconfigured);
   const path = url.pathname.replace(/\/$/, '');
   const read = (place: string) => callBackend(`${url.origin}${place}`, { fetch: fetchImpl });
   let metadata: Record<string, unknown>;
@@ -32,6 +32,6 @@ export async function discoverAuthorizationEndpoint(issuer: string, fetchImpl?: 
     metadata = await read(`${path}/.well-known/openid-configuration`);
   }
   // Not `issuer_mismatch`, which is a callback's `iss` (RFC 9207): here the button refuses to go anywhere.
-  if (metadata.issuer !== issuer) throw new PaykitError('unsafe_url', text().unsafeUrl);
+  if (metadata.issuer !== issuer) throw new PaykitError('unsafe_url', text().misconfigured);
   return metadata.authorization_endpoint;
 }

@@ -106,6 +106,6 @@ async function exchange(
     throw key ? new PaykitError(failure.code, text()[key]) : failure;
   });
   const business = answer.business as ConnectedBusiness | undefined;
-  if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().invalidAnswer);
+  if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().failed);
   return business;
 }

@@ -71,7 +71,7 @@ export async function startConnect(options: StartConnectOptions): Promise<{ url:
         ? await discoverAuthorizationEndpoint(options.issuer, options.fetch)
         : dashboard && `${dashboard.origin}/oauth/authorize`),
   );
-  if (!url || !parseWebUrl(options.redirectUri)) throw new PaykitError('unsafe_url', text().unsafeUrl);
+  if (!url || !parseWebUrl(options.redirectUri)) throw new PaykitError('unsafe_url', text().misconfigured);
   for (const [name, value] of Object.entries({
     ...extra,
     prompt: options.prompt,

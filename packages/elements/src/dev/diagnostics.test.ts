@@ -55,7 +55,7 @@ describe('development diagnostics', () => {
     expect(lines.join('\n')).to.match(
       /\[paykit\] <paykit-pay-button> has no endpoint \(received nothing\).*endpoint="\/paykit"/,
     );
-    expect(shown).to.equal('This button is not set up correctly, so nothing was sent.');
+    expect(shown).to.equal('This button is not set up correctly.');
   });
 
   it('a pay button without or with an unparsable checkout-origins says the value received and the fix, and sends nothing', async () => {

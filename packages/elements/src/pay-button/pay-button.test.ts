@@ -136,6 +136,40 @@ describe('<paykit-pay-button>', () => {
     expect((await invalid).detail.code).to.equal('upstream_invalid_response');
   });
 
+  it('shows an error without moving the elements around it (no layout shift)', async () => {
+    const page = await fixture<HTMLElement>(
+      html`<div style="width: 24rem">
+        <p>Before</p>
+        <paykit-pay-button endpoint="/hostile/error" checkout-origins=${checkoutOrigin}>Buy</paykit-pay-button>
+        <span id="beside">Beside</span>
+        <p id="below">Below</p>
+      </div>`,
+    );
+    const el = page.querySelector('paykit-pay-button')!;
+    const beside = page.querySelector('#beside')!;
+    const below = page.querySelector('#below')!;
+    const boxes = () => [beside, below].map((node) => JSON.stringify(node.getBoundingClientRect()));
+    const before = boxes();
+    // The nodes each layout shift moved. The spinner widens the button while busy, which moves what is on its
+    // line (#beside) and back; an error taking room in the flow would push #below down.
+    const moved: Node[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        for (const source of (entry as unknown as { sources: { node: Node | null }[] }).sources)
+          if (source.node) moved.push(source.node);
+    });
+    observer.observe({ type: 'layout-shift' });
+    const failure = next<PaykitErrorEvent>(el, 'paykit-error');
+    inner(el).click();
+    await failure;
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=error]')!.getBoundingClientRect().height).to.be.greaterThan(0);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100)));
+    observer.disconnect();
+    expect(boxes()).to.deep.equal(before);
+    expect(moved.filter((node) => node === below || below.contains(node))).to.have.length(0);
+  });
+
   it('resets when the page comes back from the back-forward cache', async () => {
     const el = await button({ endpoint: '/hostile/slow' });
     inner(el).click();
