@@ -4,7 +4,7 @@
  * beside either names the platform acting for that business. A Bearer header wins over an API key header
  * sent with it ("replaces the API key header", spec 5.1): a bad token is 401 even beside a good key.
  */
-import { OPERATION_SCOPES, scopeAllows, scopesAllowOperation } from '@paykit/core';
+import { OPERATION_SCOPES, scopesAllowOperation } from '@paykit/core';
 import { SandboxError } from './errors.js';
 import type { OAuthState } from './oauth/oauth-state.js';
 import { requirementOf } from './oauth/operation-of.js';
@@ -70,10 +70,8 @@ export function authorize(caller: Caller, method: string, path: string): void {
       { 'www-authenticate': 'Bearer error="insufficient_scope"' },
     );
   }
-  const scope = 'operation' in need ? OPERATION_SCOPES[need.operation] : need.scope;
-  const allowed =
-    'operation' in need ? scopesAllowOperation(caller.scopes, need.operation) : scopeAllows(caller.scopes, need.scope);
-  if (allowed || scope === null) return;
+  const scope = OPERATION_SCOPES[need.operation];
+  if (scopesAllowOperation(caller.scopes, need.operation) || scope === null) return;
   throw new SandboxError(403, `This token lacks the scope ${scope}`, 'forbidden', undefined, {
     'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
   });

@@ -5,13 +5,12 @@
  * row no scope grants (transfers: API key only), is refused to Bearer tokens (fail closed): a route added
  * without a row cannot be reached with a token of any scope, and the route parity test names it.
  */
-import { findOperation, isTokenOperation, type Operation, type Scope } from '@paykit/core';
+import { findOperation, isTokenOperation, type Operation } from '@paykit/core';
 
-/**
- * What a request needs: an operation of core's table. (The `scope` form is no longer produced; it stays in the
- * type because `auth.ts` still reads it.)
- */
-export type Requirement = { operation: Operation } | { scope: Scope };
+/** What a request needs: an operation of core's table, whose scope a token must grant. */
+export interface Requirement {
+  operation: Operation;
+}
 
 /** What `method` on `path` (relative to `/v1`) needs from a token, or undefined when no scope grants it. */
 export function requirementOf(method: string, path: string): Requirement | undefined {
