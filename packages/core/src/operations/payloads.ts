@@ -18,8 +18,8 @@ import {
 import { customerCreateSchema, customerSchema } from '../schemas/customer.js';
 import { listOf } from '../schemas/list.js';
 import { businessInfoSchema } from '../schemas/oauth.js';
+import { paymentRequestCreateBodySchema } from '../schemas/payment-request-body.js';
 import {
-  paymentRequestCreateSchema,
   paymentRequestListSchema,
   paymentRequestSchema,
 } from '../schemas/payment-request.js';
@@ -58,11 +58,11 @@ const answer = <S extends z.ZodType>(response: S) => ({ request: undefined, resp
 export const OPERATION_PAYLOADS = {
   'info.get': answer(businessInfoSchema),
 
-  'paymentRequests.create': body(paymentRequestCreateSchema, paymentRequestSchema, 'Payment request'),
+  'paymentRequests.create': body(paymentRequestCreateBodySchema, paymentRequestSchema, 'Payment request'),
   'paymentRequests.list': answer(paymentRequestListSchema),
   'paymentRequests.get': answer(paymentRequestSchema),
   // An update takes the whole request again (the spec does not show a partial form).
-  'paymentRequests.update': body(paymentRequestCreateSchema, paymentRequestSchema, 'Payment request'),
+  'paymentRequests.update': body(paymentRequestCreateBodySchema, paymentRequestSchema, 'Payment request'),
   'paymentRequests.cancel': answer(paymentRequestSchema),
 
   'charges.list': answer(listOf(chargeSchema)),

@@ -62,6 +62,92 @@ describe('POST /v1/payment-requests', () => {
     expect(body.errors.map((e: { path: string }) => e.path)).toEqual(['amount', 'currency', 'webhook']);
   });
 
+  it("accepts, validates and echoes the real service's documented fields", async () => {
+    const { status, body, headers } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      json: {
+        amount: '10.00',
+        currency: 'SGD',
+        name: 'Harvey Friesen',
+        phone: '+6591234567',
+        reference_number: 'ORDER-1747817845',
+        send_email: 'true',
+        send_sms: 'false',
+        expiry_date: '2030-05-26 15:10:00',
+        allow_repeated_payments: 'true',
+        add_admin_fee: 'false',
+        generate_qr: false,
+        address: {
+          line1: '177 River Valley Road',
+          city: 'Singapore',
+          state: 'Central',
+          country: 'SG',
+          postal_code: '179030',
+        },
+        metadata: { car_model: 'toyota' },
+        staff_id: '98888a24-d6b2-430d-9063-d2be76d443cd',
+        location_id: '9dd07721-d215-4947-9c79-2b8ec25f69db',
+      },
+    });
+    expect(status).toBe(200);
+    expect(headers.get('x-sandbox-warning')).toBeNull();
+    expect(body).toMatchObject({
+      name: 'Harvey Friesen',
+      phone: '+6591234567',
+      reference_number: 'ORDER-1747817845',
+      send_email: true,
+      send_sms: false,
+      expiry_date: '2030-05-26T15:10:00',
+      allow_repeated_payments: true,
+      address: { line1: '177 River Valley Road', postal_code: '179030' },
+      metadata: { car_model: 'toyota' },
+      staff_id: '98888a24-d6b2-430d-9063-d2be76d443cd',
+      business_location_id: '9dd07721-d215-4947-9c79-2b8ec25f69db',
+    });
+    expect((await call(sandbox, 'GET', `/v1/payment-requests/${body.id}`)).body).toEqual(body);
+  });
+
+  it('takes expires_after as a delay from now, in Singapore time', async () => {
+    const before = Date.now();
+    const { body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=5&currency=SGD&expires_after=30+mins&send_email=true',
+    });
+    const expiry = Date.parse(`${body.expiry_date}+08:00`);
+    expect(expiry - before).toBeGreaterThanOrEqual(30 * 60_000 - 1000);
+    expect(expiry - before).toBeLessThan(31 * 60_000);
+    expect(body.send_email).toBe(true);
+  });
+
+  it('refuses a documented field with a wrong value, naming it', async () => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      json: {
+        amount: 5,
+        currency: 'SGD',
+        send_sms: 'yes',
+        expiry_date: '26/05/2030',
+        expires_after: 'soon',
+        address: { line1: 'x' },
+      },
+    });
+    expect(status).toBe(422);
+    expect(JSON.stringify(body)).toMatch(/send_sms/);
+    expect(JSON.stringify(body)).toMatch(/expiry_date/);
+    expect(JSON.stringify(body)).toMatch(/expires_after/);
+    expect(JSON.stringify(body)).toMatch(/address\.city/);
+  });
+
+  it('ignores fields nobody documents and names them in X-Sandbox-Warning', async () => {
+    const one = await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 5, amout: 6, currency: 'SGD' } });
+    expect(one.status).toBe(200);
+    expect(one.headers.get('x-sandbox-warning')).toBe('ignored unknown field "amout"');
+    expect(one.body.amount).toBe('5.00');
+    expect(one.body).not.toHaveProperty('amout');
+    const many = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=5&currency=SGD&colour=red&caf%C3%A9=1',
+    });
+    expect(many.status).toBe(200);
+    expect(many.headers.get('x-sandbox-warning')).toBe('ignored unknown fields "colour", "caf\\u00e9"');
+  });
+
   it('refuses a commission without a platform key', async () => {
     const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
       json: { amount: 10, currency: 'SGD', platform_commission_amount: 1 },

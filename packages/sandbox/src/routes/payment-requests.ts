@@ -1,7 +1,14 @@
 /**
  * `/v1/payment-requests` (spec 4.7 and 4.10): create (form or JSON), list, read and cancel.
  */
-import { paymentRequestCreateSchema, parseAmount, toErrorBody } from '@paykit/core';
+import {
+  operations,
+  PAYMENT_REQUEST_CREATE_FIELDS,
+  parseAmount,
+  toErrorBody,
+  type PaymentRequestCreate,
+} from '@paykit/core';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { readBody } from '../body.js';
 import type { SandboxContext } from '../context.js';
@@ -9,8 +16,10 @@ import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import { newId } from '../ids.js';
 import { paginate, readPageSize } from '../paginate.js';
+import { extrasFrom, extrasOf, keepExtras } from '../payment-request-extras.js';
 import { paymentRequestJson } from '../serialize.js';
 import type { PaymentRequestRecord } from '../state.js';
+import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
 
 /** The payment-request routes, mounted under `/v1` behind authentication. */
 export function paymentRequestRoutes(sandbox: SandboxContext) {
@@ -23,14 +32,15 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     return record;
   };
 
+  // The spec's fields, the real service's documented extras, and nothing else (unknown fields are ignored).
+  const json = (record: PaymentRequestRecord) => ({
+    ...paymentRequestJson(record, sandbox.publicUrl()),
+    ...extrasOf(record),
+  });
+
   routes.post('/payment-requests', async (c) => {
     const caller = c.get('caller');
-    const parsed = paymentRequestCreateSchema.safeParse(await readBody(c.req.raw));
-    if (!parsed.success) {
-      const body = toErrorBody(parsed.error, 'Payment request');
-      throw new SandboxError(422, body.message, body.code, body.errors);
-    }
-    const input = parsed.data;
+    const input = await readCreateBody(c);
     if (input.platform_commission_amount !== undefined && !caller.platform) {
       throw new SandboxError(422, 'platform_commission_amount needs a valid X-PLATFORM-KEY', 'validation_failed', [
         { path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' },
@@ -58,8 +68,9 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
       createdAt: now,
       updatedAt: now,
     };
+    keepExtras(record, extrasFrom(input, now));
     sandbox.state.paymentRequests.set(record.id, record);
-    return c.json(paymentRequestJson(record, sandbox.publicUrl()), 200);
+    return c.json(json(record), 200);
   });
 
   routes.get('/payment-requests', (c) => {
@@ -70,12 +81,12 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
       perPage: readPageSize(c.req.query('per_page'), 'per_page'),
       cursorName: 'cursor',
     });
-    return c.json({ data: page.data.map((r) => paymentRequestJson(r, sandbox.publicUrl())), meta: page.meta });
+    return c.json({ data: page.data.map(json), meta: page.meta });
   });
 
   routes.get('/payment-requests/:id', (c) => {
     const record = find(c.req.param('id'), c.get('caller').business.id);
-    return c.json(paymentRequestJson(record, sandbox.publicUrl()));
+    return c.json(json(record));
   });
 
   routes.put('/payment-requests/:id', async (c) => {
@@ -83,12 +94,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     if (record.status !== 'pending') {
       throw new SandboxError(409, `A ${record.status} payment request cannot be updated`, 'conflict');
     }
-    const parsed = paymentRequestCreateSchema.safeParse(await readBody(c.req.raw));
-    if (!parsed.success) {
-      const body = toErrorBody(parsed.error, 'Payment request');
-      throw new SandboxError(422, body.message, body.code, body.errors);
-    }
-    const input = parsed.data;
+    const input = await readCreateBody(c);
     Object.assign(record, {
       amountMinor: minor(input.amount),
       currency: input.currency.toLowerCase(),
@@ -97,7 +103,8 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
       redirectUrl: input.redirect_url ?? record.redirectUrl,
       updatedAt: new Date(),
     });
-    return c.json(paymentRequestJson(record, sandbox.publicUrl()));
+    keepExtras(record, extrasFrom(input, record.updatedAt));
+    return c.json(json(record));
   });
 
   routes.delete('/payment-requests/:id', (c) => {
@@ -107,10 +114,26 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     }
     record.status = 'canceled';
     record.updatedAt = new Date();
-    return c.json(paymentRequestJson(record, sandbox.publicUrl()));
+    return c.json(json(record));
   });
 
   return routes;
+}
+
+/**
+ * A create or update body: the known fields validated (422 naming each bad one), unknown ones dropped and
+ * named in `X-Sandbox-Warning`, as the real service ignores fields it does not know.
+ */
+async function readCreateBody(c: Context<SandboxEnv>): Promise<PaymentRequestCreate> {
+  const raw = await readBody(c.req.raw);
+  // The operation's row says what the API takes: the documented fields checked, unknown ones passed over.
+  const parsed = operations['paymentRequests.create'].request.safeParse(raw);
+  if (!parsed.success) {
+    const body = toErrorBody(parsed.error, 'Payment request');
+    throw new SandboxError(422, body.message, body.code, body.errors);
+  }
+  warnUnknownFields(c, unknownFields(raw, PAYMENT_REQUEST_CREATE_FIELDS));
+  return parsed.data;
 }
 
 /** Minor units of an amount the schema has already validated. */
