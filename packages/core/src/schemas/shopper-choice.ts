@@ -49,4 +49,8 @@ export interface PaymentStatus {
   status: string;
   amount: string;
   currency: string;
+  /** What the payment is for, as the merchant's backend set it (shown by `<paykit-return>`), when it has one. */
+  purpose?: string;
+  /** The merchant's own reference for the payment (the API's `reference_number`), when it has one. */
+  reference?: string;
 }

@@ -146,6 +146,12 @@ describe('@paykit/elements/react', () => {
     const completed: PaykitPaymentCompletedEvent[] = [];
     render(h(PaykitReturn, { endpoint: '/paykit', onPaykitPaymentCompleted: (event) => void completed.push(event) }));
     await waitUntil(() => completed.length === 1, 'no paykit-payment-completed reached the prop', { timeout: 5_000 });
-    expect(completed[0]!.detail).to.deep.equal({ id, status: 'completed', amount: '30.00', currency: 'SGD' });
+    expect(completed[0]!.detail).to.deep.equal({
+      id,
+      status: 'completed',
+      amount: '30.00',
+      currency: 'SGD',
+      purpose: 'Element test',
+    });
   });
 });

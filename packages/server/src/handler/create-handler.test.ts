@@ -384,7 +384,7 @@ describe('logs', () => {
 });
 
 describe('GET /paykit/payment-requests/{id}', () => {
-  it('answers the status the API confirms, whatever the return URL claimed', async () => {
+  it('answers the status the API confirms (and the purpose the hook set), whatever the return URL claimed', async () => {
     const started = await post('/paykit/payment-requests', { reference: 'sku-mug' });
     const id = started.body.id as string;
     expect((await get(`/paykit/payment-requests/${id}?status=completed`)).body).toEqual({
@@ -392,6 +392,8 @@ describe('GET /paykit/payment-requests/{id}', () => {
       status: 'pending',
       amount: '12.50',
       currency: 'SGD',
+      // The hook's purpose, for the return page to show: set by the merchant's backend, never by the browser.
+      purpose: 'A mug',
     });
     await pay(id, 'failed');
     expect((await get(`/paykit/payment-requests/${id}`)).body.status).toBe('failed');

@@ -21,6 +21,11 @@ export function paymentStatusRoute(merchants: MerchantResolver) {
         status: found.status,
         amount: found.amount,
         currency: found.currency.toUpperCase(),
+        // Set by the merchant's own hook, never by the browser: safe to show back to the shopper.
+        ...(found.purpose ? { purpose: found.purpose } : {}),
+        ...(typeof found.reference_number === 'string' && found.reference_number
+          ? { reference: found.reference_number }
+          : {}),
       };
       return json(status);
     } catch (error) {
