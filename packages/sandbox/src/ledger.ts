@@ -3,6 +3,7 @@
  * any platform commission are debited from it, and the commission is credited to the platform (spec 5.4.7).
  *
  * The sandbox's processing fee is 3.4% + 0.50, rounded half up to the cent: a paykit choice, the spec shows none.
+ * A transfer debits its source amount and, when the payer bears it, its fee (see {@link transferFeeMinor}).
  */
 import { newId } from './ids.js';
 
@@ -25,6 +26,15 @@ export function processingFeeMinor(amountMinor: number): number {
   return Math.round(amountMinor * 0.034) + 50;
 }
 
+/**
+ * The fee on a transfer of `sourceMinor`, in the source currency: 0.50 within one currency, 1% (half up) + 3.00
+ * across currencies. A paykit choice: the service's examples show fees of 0 and 10 on same-currency transfers
+ * and give no rule.
+ */
+export function transferFeeMinor(sourceMinor: number, crossCurrency: boolean): number {
+  return crossCurrency ? Math.round(sourceMinor * 0.01) + 300 : 50;
+}
+
 /** The entries of every business. */
 export class Ledger {
   readonly entries: LedgerEntry[] = [];
@@ -39,10 +49,11 @@ export class Ledger {
     return full;
   }
 
-  /** The balance of a business in minor units. */
-  balanceMinor(businessId: string): number {
+  /** The balance of a business in minor units; with `currency` (any case), of that currency only. */
+  balanceMinor(businessId: string, currency?: string): number {
+    const code = currency?.toLowerCase();
     return this.entries
-      .filter((e) => e.businessId === businessId)
+      .filter((e) => e.businessId === businessId && (code === undefined || e.currency.toLowerCase() === code))
       .reduce((sum, e) => sum + (e.creditMinor ?? 0) + (e.debitMinor ?? 0), 0);
   }
 
@@ -89,6 +100,31 @@ export class Ledger {
     }
   }
 
+  /**
+   * Records a transfer out of a business: its source amount, and its fee when the payer bears it, each a debit
+   * in the source currency carrying the transfer's id (spec 2.6 `transfer_id`).
+   */
+  recordTransfer(input: {
+    transferId: string;
+    businessId: string;
+    beneficiaryId: string;
+    sourceMinor: number;
+    feeMinor: number;
+    currency: string;
+  }): void {
+    const { transferId, businessId } = input;
+    const base = { businessId, transferId, chargeId: null, creditMinor: null, currency: input.currency.toLowerCase() };
+    this.add({
+      ...base,
+      description: `Transfer ${transferId} to beneficiary ${input.beneficiaryId}`,
+      debitMinor: -input.sourceMinor,
+    });
+    if (input.feeMinor > 0) {
+      this.add({ ...base, description: `Fee for transfer ${transferId}`, debitMinor: -input.feeMinor });
+    }
+  }
+
+  /** Forgets every entry. */
   reset(): void {
     this.entries.length = 0;
   }

@@ -29,7 +29,13 @@ import { savedCardChargeSchema, savedCardSchema } from '../schemas/saved-card.js
 import { staffMemberSchema } from '../schemas/staff.js';
 import { subscriptionPlanCreateSchema, subscriptionPlanSchema } from '../schemas/subscription-plan.js';
 import { staticQrCodeSchema, terminalSchema } from '../schemas/terminal.js';
-import { accountStatusSchema, transferCreateSchema, transferSchema } from '../schemas/transfer.js';
+import {
+  accountStatusSchema,
+  transferCreateSchema,
+  transferEstimateResultSchema,
+  transferEstimateSchema,
+  transferSchema,
+} from '../schemas/transfer.js';
 import type { OperationId } from './routes.js';
 
 /** One operation's schemas. */
@@ -102,3 +108,4 @@ export const OPERATION_PAYLOADS = {
   'terminals.list': answer(listOf(terminalSchema)),
   'qrCodes.list': answer(listOf(staticQrCodeSchema)),
 } as const satisfies { readonly [K in OperationId]: OperationPayload };
+  'transfers.estimate': body(transferEstimateSchema, transferEstimateResultSchema, 'Transfer estimate'),

@@ -126,6 +126,15 @@ export const OPERATION_ROUTES = {
   'transfers.get': { ...read, path: '/v1/transfers/{id}', scope: 'api-key-only' },
   'transfers.list': { ...list, path: '/v1/transfers', scope: 'api-key-only' },
 
+  // An estimate is a POST that changes nothing (the service's estimate-fee operation), so it may be sent again.
+  'transfers.estimate': {
+    method: 'POST',
+    retry: 'safe',
+    pagination: 'none',
+    path: '/v1/transfers/estimate',
+    scope: 'api-key-only',
+    encoding: 'json',
+  },
   // Terminals and static QR codes are the in-person side of payments (spec 5.4.8): payments:read.
   'terminals.list': { ...list, path: '/v1/terminals', scope: 'payments:read' },
   'qrCodes.list': { ...list, path: '/v1/static-qr-codes', scope: 'payments:read' },

@@ -6,17 +6,18 @@
 import {
   customerCreateSchema,
   invoiceCreateSchema,
-  minorToMajor,
-  parseAmount,
   productCreateSchema,
   transferCreateSchema,
+  transferEstimateSchema,
+  type TransferEstimateOutput,
 } from '@paykit/core';
 import { Hono } from 'hono';
-import { isoWithoutOffset } from '../clock.js';
+import { isoWithOffset, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import type { ResourceKind } from '../resources.js';
+import { estimateJson, quoteTransfer, transferMoneyJson } from '../transfer-quote.js';
 import { listPage, parseBody } from './money.js';
 
 /** The routes. */
@@ -73,39 +74,76 @@ export function commerceRoutes(sandbox: SandboxContext) {
   });
   routes.get('/customers', (c) => list('customers')(c));
 
-  routes.post('/transfers', async (c) => {
-    const business = c.get('caller').business;
-    const input = await parseBody(transferCreateSchema, c.req.raw, 'Transfer');
-    if (!state.resources.get('beneficiaries', input.beneficiary_id, business.id)) {
+  /** The beneficiary a transfer names, or 422 naming `beneficiary_id`. */
+  const beneficiaryOf = (beneficiaryId: string, businessId: string) => {
+    const found = state.resources.get('beneficiaries', beneficiaryId, businessId);
+    if (!found) {
       throw new SandboxError(422, 'beneficiary_id is not a beneficiary of this business', 'validation_failed', [
         { path: 'beneficiary_id', message: 'is not a beneficiary of this business' },
       ]);
     }
-    const parsed = parseAmount(input.amount);
-    const amountMinor = parsed.ok ? parsed.minor : 0;
-    if (amountMinor > state.ledger.balanceMinor(business.id)) {
-      throw new SandboxError(409, 'The available balance is lower than the transfer', 'conflict');
+    return found;
+  };
+  // The schema has made sure of a currency and an amount; `currency`/`amount` are paykit's earlier names.
+  const quoteFor = (input: TransferEstimateOutput, beneficiary: Record<string, unknown>) =>
+    quoteTransfer({
+      sourceCurrency: input.source_currency ?? input.currency ?? '',
+      paymentCurrency: String(beneficiary.currency),
+      sourceAmount: input.source_amount ?? input.amount,
+      paymentAmount: input.payment_amount,
+    });
+
+  // An estimate changes nothing: no balance check, no record (the service's estimate-fee operation).
+  routes.post('/transfers/estimate', async (c) => {
+    const business = c.get('caller').business;
+    const input = await parseBody(transferEstimateSchema, c.req.raw, 'Transfer estimate');
+    return c.json(estimateJson(quoteFor(input, beneficiaryOf(input.beneficiary_id, business.id))));
+  });
+
+  routes.post('/transfers', async (c) => {
+    const business = c.get('caller').business;
+    const input = await parseBody(transferCreateSchema, c.req.raw, 'Transfer');
+    const beneficiary = beneficiaryOf(input.beneficiary_id, business.id);
+    const quote = quoteFor(input, beneficiary);
+    // The payer bears the fee, so the balance in the source currency must cover amount and fee.
+    const needed = quote.sourceMinor + quote.feeMinor;
+    if (needed > state.ledger.balanceMinor(business.id, quote.sourceCurrency)) {
+      throw new SandboxError(409, 'The available balance is lower than the transfer and its fee', 'conflict');
     }
     const transfer = state.resources.add('transfers', business.id, {
-      status: 'succeeded',
-      beneficiary_id: input.beneficiary_id,
-      amount: minorToMajor(amountMinor),
-      currency: input.currency.toLowerCase(),
+      beneficiary: { ...beneficiary },
+      ...transferMoneyJson(quote),
+      remark: input.remark ?? null,
       reference: input.reference ?? null,
-      created_at: now(),
+      // The service schedules a transfer; the sandbox's stays scheduled (its money has left the balance).
+      status: 'scheduled',
+      attachment: null,
+      created_by: null,
+      approved_by: null,
+      rejected_by: null,
+      created_at: isoWithOffset(new Date()),
     });
-    state.ledger.add({
-      businessId: business.id,
-      description: `Transfer ${transfer.id} to beneficiary ${input.beneficiary_id}`,
-      chargeId: null,
+    state.ledger.recordTransfer({
       transferId: transfer.id,
-      creditMinor: null,
-      debitMinor: -amountMinor,
-      currency: input.currency.toLowerCase(),
+      businessId: business.id,
+      beneficiaryId: input.beneficiary_id,
+      sourceMinor: quote.sourceMinor,
+      feeMinor: quote.feeMinor,
+      currency: quote.sourceCurrency,
     });
     return c.json(transfer, 201);
   });
-  routes.get('/transfers', (c) => list('transfers')(c));
+  // The service filters its transfer list by beneficiary and status.
+  routes.get('/transfers', (c) => {
+    const { beneficiary_id: beneficiaryId, status } = c.req.query();
+    const all = state.resources.list('transfers', c.get('caller').business.id);
+    const kept = all.filter(
+      (t) =>
+        (beneficiaryId === undefined || (t.beneficiary as { id: string }).id === beneficiaryId) &&
+        (status === undefined || t.status === status),
+    );
+    return c.json(listPage(kept, c.req.query()));
+  });
   routes.get('/transfers/:id', (c) => {
     const found = state.resources.get('transfers', c.req.param('id'), c.get('caller').business.id);
     if (!found) throw notFound('Transfer not found');

@@ -171,7 +171,13 @@ export interface BalanceTransactionRange {
 }
 
 /** The client of {@link createPaymentsClient}. */
+      /**
+       * `POST /v1/transfers` (API key only): `source_amount` in `source_currency` (or the `payment_amount` the
+       * beneficiary receives) to a saved beneficiary; answers the transfer with its exchange rate and fee.
+       */
 export type PaymentsClient = ReturnType<typeof createPaymentsClient>;
+      /** `POST /v1/transfers/estimate` (API key only): what a transfer would cost; changes nothing, so retried. */
+      estimate: create('transfers.estimate'),
 
 function pageQuery(
   config: ResolvedApiConfig,

@@ -1,0 +1,139 @@
+/**
+ * Transfers and their estimate in the real service's shapes (its transfers OpenAPI): amounts on the source and
+ * payment side, the exchange rate as text, the fee and who pays it, all agreeing with the balance ledger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../../../test/support/sandbox-calls.js';
+import { startSandbox, type RunningSandbox } from '../index.js';
+
+let sandbox: RunningSandbox;
+let sgdBeneficiary: string;
+let bdtBeneficiary: string;
+const business = () => sandbox.seed.businessId;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  sgdBeneficiary = (
+    await call(sandbox, 'POST', '/_sandbox/beneficiaries', {
+      json: { business_id: business(), holder_name: 'Ann Lee', account_number: '12345678' },
+    })
+  ).body.id;
+  // The control endpoint makes beneficiaries in the business's currency; a foreign one goes into the store.
+  bdtBeneficiary = sandbox.context.state.resources.add('beneficiaries', business(), {
+    status: 'approved',
+    country: 'bd',
+    currency: 'bdt',
+    holder_name: 'Rahim',
+    account_number: '1503201781283001',
+  }).id;
+  // 100.00 paid: a balance of 96.10 after the 3.90 processing fee.
+  const request = await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 100, currency: 'SGD' } });
+  await call(sandbox, 'POST', `/_sandbox/payment-requests/${request.body.id}/pay`, { json: { outcome: 'succeeded' } });
+});
+afterAll(() => sandbox.close());
+
+const ledgerOf = (transferId: string) =>
+  sandbox.context.state.ledger.entries.filter((e) => e.transferId === transferId);
+
+describe('POST /v1/transfers/estimate', () => {
+  it('quotes a same-currency transfer: rate 1, the 0.50 fee borne by the payer, nothing recorded', async () => {
+    const before = sandbox.context.state.ledger.entries.length;
+    const estimate = await call(sandbox, 'POST', '/v1/transfers/estimate', {
+      json: { beneficiary_id: sgdBeneficiary, source_currency: 'sgd', source_amount: 10 },
+    });
+    expect(estimate.status).toBe(200);
+    expect(estimate.body).toEqual({
+      source_amount: 10,
+      source_amount_fees: 0.5,
+      source_currency: 'sgd',
+      exchange_rate: '1',
+      fx_pair: 'sgdsgd',
+      payment_amount: 10,
+      payment_amount_fees: 0.5,
+      payment_currency: 'sgd',
+      fee_payer: 'payer',
+      fee_currency: 'sgd',
+    });
+    expect(sandbox.context.state.ledger.entries).toHaveLength(before);
+    expect(sandbox.context.state.resources.list('transfers', business())).toHaveLength(0);
+  });
+
+  it('quotes across currencies from the amount the beneficiary receives', async () => {
+    const estimate = await call(sandbox, 'POST', '/v1/transfers/estimate', {
+      json: { beneficiary_id: bdtBeneficiary, source_currency: 'SGD', payment_amount: 1000 },
+    });
+    // 110 bdt / 1.30 sgd per dollar; 1000 bdt is 11.82 sgd; fee 1% + 3.00 = 3.12 sgd, 264 bdt.
+    expect(estimate.body).toMatchObject({
+      exchange_rate: '84.615385',
+      fx_pair: 'sgdbdt',
+      source_amount: 11.82,
+      source_amount_fees: 3.12,
+      payment_amount: 1000,
+      payment_amount_fees: 264,
+      payment_currency: 'bdt',
+    });
+  });
+
+  it('names the missing fields, an unknown beneficiary and an unknown currency', async () => {
+    const missing = await call(sandbox, 'POST', '/v1/transfers/estimate', { json: { beneficiary_id: sgdBeneficiary } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'source_amount',
+      'source_currency',
+    ]);
+    const stranger = await call(sandbox, 'POST', '/v1/transfers/estimate', {
+      json: { beneficiary_id: 'nobody', source_currency: 'sgd', source_amount: 1 },
+    });
+    expect(stranger).toMatchObject({ status: 422, body: { errors: [{ path: 'beneficiary_id' }] } });
+    const exotic = await call(sandbox, 'POST', '/v1/transfers/estimate', {
+      json: { beneficiary_id: sgdBeneficiary, source_currency: 'xyz', source_amount: 1 },
+    });
+    expect(exotic).toMatchObject({ status: 422, body: { errors: [{ path: 'source_currency' }] } });
+  });
+});
+
+describe('POST /v1/transfers', () => {
+  it('answers the service’s shape, matches its estimate and debits amount and fee with the transfer id', async () => {
+    const body = { beneficiary_id: sgdBeneficiary, source_currency: 'sgd', source_amount: 20 };
+    const estimate = (await call(sandbox, 'POST', '/v1/transfers/estimate', { json: body })).body;
+    const created = await call(sandbox, 'POST', '/v1/transfers', { json: { ...body, remark: 'rent' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      beneficiary: { id: sgdBeneficiary, holder_name: 'Ann Lee', currency: 'sgd' },
+      payment_currency: estimate.payment_currency,
+      payment_amount: estimate.payment_amount,
+      source_currency: estimate.source_currency,
+      source_amount: estimate.source_amount,
+      exchange_rate: estimate.exchange_rate,
+      fee: { amount: estimate.source_amount_fees, currency: 'sgd', paid_by: 'payer' },
+      remark: 'rent',
+      reference: null,
+      status: 'scheduled',
+    });
+    expect(created.body.created_at).toMatch(/[+-]\d{2}:\d{2}$/);
+    const id = created.body.id as string;
+    expect(ledgerOf(id).map((e) => e.debitMinor)).toEqual([-2000, -50]);
+    const segment = sandbox.context.balanceProcessorSegment;
+    const entries = (await call(sandbox, 'GET', `/v1/balances/${segment}/transactions`)).body.data;
+    expect(
+      entries.filter((e: { transfer_id: string }) => e.transfer_id === id).map((e: { debit: number }) => e.debit),
+    ).toEqual([-0.5, -20]);
+    expect((await call(sandbox, 'GET', `/v1/transfers/${id}`)).body).toEqual(created.body);
+    const listed = await call(sandbox, 'GET', `/v1/transfers?beneficiary_id=${bdtBeneficiary}`);
+    expect(listed.body.data).toEqual([]);
+    const scheduled = await call(sandbox, 'GET', '/v1/transfers?status=scheduled');
+    expect(scheduled.body.data.map((t: { id: string }) => t.id)).toContain(id);
+  });
+
+  it('refuses what the balance cannot cover with its fee, and takes the earlier amount/currency names', async () => {
+    const balance = sandbox.context.state.ledger.balanceMinor(business(), 'sgd') / 100;
+    const tooMuch = await call(sandbox, 'POST', '/v1/transfers', {
+      json: { beneficiary_id: sgdBeneficiary, source_currency: 'sgd', source_amount: balance },
+    });
+    expect(tooMuch).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    const legacy = await call(sandbox, 'POST', '/v1/transfers', {
+      json: { beneficiary_id: sgdBeneficiary, amount: 1, currency: 'SGD' },
+    });
+    expect(legacy).toMatchObject({ status: 201, body: { source_amount: 1, source_currency: 'sgd' } });
+  });
+});

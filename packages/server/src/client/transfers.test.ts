@@ -1,0 +1,59 @@
+/**
+ * The client's transfers against the running sandbox, in the real service's shapes: an estimate, then the
+ * transfer it describes, read back; both parsed by core's schemas.
+ */
+import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../../../test/support/sandbox-calls.js';
+import { createPaymentsClient, type PaymentsClient } from './payments-client.js';
+
+let sandbox: RunningSandbox;
+let client: PaymentsClient;
+let beneficiaryId: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  client = createPaymentsClient({ apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey });
+  beneficiaryId = (
+    await call(sandbox, 'POST', '/_sandbox/beneficiaries', {
+      json: { business_id: sandbox.seed.businessId, holder_name: 'Ann Lee', account_number: '12345678' },
+    })
+  ).body.id;
+  const request = await client.paymentRequests.create({ amount: 50, currency: 'SGD' });
+  await call(sandbox, 'POST', `/_sandbox/payment-requests/${request.id}/pay`, { json: { outcome: 'succeeded' } });
+});
+afterAll(() => sandbox.close());
+
+describe('payments client: transfers', () => {
+  it('estimates, transfers what was estimated, and reads it back', async () => {
+    const body = { beneficiary_id: beneficiaryId, source_currency: 'SGD', payment_amount: '12.50' };
+    const estimate = await client.transfers.estimate(body);
+    expect(estimate).toMatchObject({
+      source_amount: 12.5,
+      source_amount_fees: 0.5,
+      source_currency: 'sgd',
+      exchange_rate: '1',
+      payment_amount: 12.5,
+      payment_currency: 'sgd',
+      fee_payer: 'payer',
+    });
+    const transfer = await client.transfers.create({ ...body, reference: 'INV-7' });
+    expect(transfer).toMatchObject({
+      status: 'scheduled',
+      beneficiary: { id: beneficiaryId },
+      source_amount: estimate.source_amount,
+      payment_amount: estimate.payment_amount,
+      exchange_rate: estimate.exchange_rate,
+      fee: { amount: estimate.source_amount_fees, currency: 'sgd', paid_by: 'payer' },
+      reference: 'INV-7',
+    });
+    expect(await client.transfers.get(transfer.id)).toEqual(transfer);
+    expect((await client.transfers.list()).data.map((t) => t.id)).toContain(transfer.id);
+  });
+
+  it('refuses a body without an amount before sending it, naming the field', async () => {
+    await expect(
+      client.transfers.estimate({ beneficiary_id: beneficiaryId, source_currency: 'SGD' }),
+    ).rejects.toMatchObject({ code: 'validation_failed', errors: [{ path: 'source_amount' }] });
+  });
+});
