@@ -137,3 +137,20 @@ describe('POST /v1/transfers', () => {
     expect(legacy).toMatchObject({ status: 201, body: { source_amount: 1, source_currency: 'sgd' } });
   });
 });
+
+describe('GET /v1/beneficiaries/{id}', () => {
+  it('a beneficiary made through the control endpoint names its creator as an object (spec 2.4)', async () => {
+    const read = await call(sandbox, 'GET', `/v1/beneficiaries/${sgdBeneficiary}`);
+    expect(read.status).toBe(200);
+    expect(read.body.created_by).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/),
+      display_name: 'Demo Store owner',
+      first_name: 'Sandbox',
+      last_name: 'Owner',
+    });
+    const another = await call(sandbox, 'POST', '/_sandbox/beneficiaries', {
+      json: { business_id: business(), holder_name: 'Bo', account_number: '87654321' },
+    });
+    expect(another.body.created_by).toEqual(read.body.created_by);
+  });
+});

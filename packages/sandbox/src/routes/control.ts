@@ -2,6 +2,7 @@
  * The control API of the sandbox, outside `/v1`: what a test or the demo needs to set up and to move time
  * along. No authentication: the sandbox listens on loopback only.
  */
+import { createHash } from 'node:crypto';
 import { formatMinor, minorToMajor, parseAmount, SCOPES, toErrorBody, webUrl } from '@paykit/core';
 import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
 import { Hono } from 'hono';
@@ -245,7 +246,7 @@ export function controlRoutes(sandbox: SandboxContext) {
       bank_id: 'sandbox',
       email: '',
       is_favourite: false,
-      created_by: null,
+      created_by: accountOwner(owner),
       created_at: now,
       updated_at: now,
       deleted_at: null,
@@ -352,4 +353,15 @@ export function controlRoutes(sandbox: SandboxContext) {
 function payoutMinor(amount: unknown): number {
   const parsed = parseAmount(amount);
   return parsed.ok ? parsed.minor : 0;
+}
+
+/**
+ * Who made a beneficiary through the control endpoint: the business's owner, as the object of spec 2.4
+ * (`{ id, display_name, first_name, last_name }`). The sandbox has no user accounts, so the owner's id is
+ * derived from the business id (the same for every beneficiary of one business) and the names are fixed.
+ */
+function accountOwner(business: { id: string; name: string }) {
+  const hex = createHash('sha256').update(`owner:${business.id}`).digest('hex');
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return { id, display_name: `${business.name} owner`, first_name: 'Sandbox', last_name: 'Owner' };
 }
