@@ -66,15 +66,16 @@ describe('platform flow in Chromium', () => {
     await page.goto(`${e2e.demo.url}/platform`);
     expect(await page.textContent('.earned')).toBe('Commission earned: SGD\u00a01.00');
 
-    // The code, replayed: by another tab it is an unknown state; straight at the backend, with a made-up
-    // verifier, it is refused before it reaches the authorization server, which would otherwise revoke what the
+    // The code, replayed: by another tab it is an unknown state (the page shows the one sentence of every refused
+    // callback; the event's code, state_unknown, is checked in the elements' tests); straight at the backend, with
+    // a made-up verifier, it is refused before it reaches the authorization server, which would otherwise revoke what the
     // code issued (RFC 6749 section 4.1.2) and so disconnect the merchant.
     const [callback] = callbacks;
     const stranger = await (await e2e.browser.newContext()).newPage();
     await stranger.goto(callback!);
     await expect
       .poll(() => status(stranger).textContent(), { timeout: 10_000 })
-      .toMatch(/not started in this browser tab/);
+      .toMatch(/did not go through\. Please connect again/);
     const code = new URL(callback!).searchParams.get('code');
     const replay = await fetch(`${e2e.demo.url}/platform/paykit/oauth/callback`, {
       method: 'POST',

@@ -25,13 +25,10 @@ const en = {
   connecting: 'Finishing the connection…',
   connected: 'Connected to ',
   connectCancelled: 'Connection cancelled. Nothing was shared.',
+  // Every refused callback (no state, another tab's, expired, a replayed code, another issuer): one sentence, since
+  // the merchant's remedy is the same; the error's `code` stays exact and the development build's console says why.
   connectFailed: 'The connection did not go through. Please connect again.',
-  stateMissing: 'This page lacks the connection details. Please connect again.',
-  stateUnknown: 'This connection was not started in this browser tab. Please connect again.',
-  stateExpired: 'This connection took too long. Please connect again.',
   stateUsed: 'This connection was already handled.',
-  codeReused: 'This connection link was already used. Please connect again.',
-  issuerMismatch: 'This connection came from an unexpected service. Please connect again.',
 };
 
 /** A message table: every key of the English one. */

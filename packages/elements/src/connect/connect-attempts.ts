@@ -37,10 +37,10 @@ export function saveAttempt(storage: Storage, state: string, attempt: ConnectAtt
  */
 export function consumeAttempt(storage: Storage, state: string, now = Date.now()): ConnectAttempt {
   const stored = read(storage, PREFIX + state);
-  if (!stored) throw new PaykitError('state_unknown', text().stateUnknown);
+  if (!stored) throw new PaykitError('state_unknown', text().connectFailed);
   if ('used' in stored) throw new PaykitError('state_used', text().stateUsed);
   storage.setItem(PREFIX + state, JSON.stringify({ used: true, createdAt: now }));
-  if (now - stored.createdAt > ATTEMPT_TTL_MS) throw new PaykitError('state_expired', text().stateExpired);
+  if (now - stored.createdAt > ATTEMPT_TTL_MS) throw new PaykitError('state_expired', text().connectFailed);
   return stored;
 }
 

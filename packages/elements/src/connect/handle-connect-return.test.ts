@@ -148,9 +148,10 @@ describe('<paykit-return> on an OAuth callback', () => {
     const el = await mountReturn(forged.toString());
     const { detail } = await refused;
     expect(detail.code).to.equal('issuer_mismatch');
-    expect(detail.message).to.equal('This connection came from an unexpected service. Please connect again.');
+    // One sentence for every refused callback (the remedy is the same); the code says which.
+    expect(detail.message).to.equal('The connection did not go through. Please connect again.');
     await el.updateComplete;
-    expect(box(el).textContent).to.contain('unexpected service');
+    expect(box(el).textContent).to.contain('did not go through');
     // The code was posted with the forged iss: the backend compared and refused it.
     expect((await backendState()).callbacks).to.equal(before + 1);
     expect(location.search).to.equal('');
@@ -161,7 +162,7 @@ describe('<paykit-return> on an OAuth callback', () => {
     expect((await backendState()).callbacks).to.equal(before + 1);
   });
 
-  it('says "already used" in its own words when the backend refuses a code it has seen (code_reused)', async () => {
+  it("says it in this page's words when the backend refuses a code it has seen (code_reused stays the code)", async () => {
     const { query, state } = await callbackUrl();
     // What this tab kept for the attempt, to replay the code under a state of its own.
     const kept = JSON.parse(sessionStorage.getItem(`paykit:connect:${state}`)!) as { codeVerifier: string };
@@ -177,7 +178,7 @@ describe('<paykit-return> on an OAuth callback', () => {
     const el = await mountReturn(replay.toString());
     const { detail } = await refused;
     expect(detail.code).to.equal('code_reused');
-    expect(detail.message).to.equal('This connection link was already used. Please connect again.');
+    expect(detail.message).to.equal('The connection did not go through. Please connect again.');
     await el.updateComplete;
     expect(box(el).dataset.state).to.equal('error');
   });

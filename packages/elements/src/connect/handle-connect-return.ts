@@ -10,7 +10,7 @@
 import { PaykitError } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend, repeats } from '../http.js';
-import { text, type Messages } from '../messages.js';
+import { text } from '../messages.js';
 import type { ConnectedBusiness } from '../types.js';
 import { consumeAttempt } from './connect-attempts.js';
 
@@ -28,10 +28,7 @@ export interface HandleConnectReturnOptions {
 const inFlight = new Map<string, Promise<ConnectedBusiness>>();
 
 /** The backend's refusals that are said in this page's words: a replayed code, and a mix-up (RFC 9207). */
-const LOCAL_WORDS: { [code: string]: keyof Messages | undefined } = {
-  code_reused: 'codeReused',
-  issuer_mismatch: 'issuerMismatch',
-};
+const LOCAL_WORDS = /^(code_reused|issuer_mismatch)$/;
 
 /** The parameters of an authorization response (RFC 6749 section 4.1.2, RFC 9207). */
 const CALLBACK_PARAMS = ['code', 'state', 'error', 'iss'];
@@ -54,12 +51,12 @@ export function isConnectReturn(url: string, storage: Storage = sessionStorage):
 export async function handleConnectReturn(options: HandleConnectReturnOptions): Promise<ConnectedBusiness> {
   const url = new URL(options.url ?? location.href);
   const query = url.searchParams;
-  if (repeats(query, CALLBACK_PARAMS)) throw new PaykitError('duplicate_parameter', text().stateUnknown);
+  if (repeats(query, CALLBACK_PARAMS)) throw new PaykitError('duplicate_parameter', text().connectFailed);
   const storage = options.storage ?? sessionStorage;
   const state = query.get('state');
   if (!state)
     throw query.has('code') || query.has('error') || storage.getItem(HANDLED) !== url.pathname
-      ? new PaykitError('state_missing', text().stateMissing)
+      ? new PaykitError('state_missing', text().connectFailed)
       : new PaykitError('state_used', text().stateUsed);
   let work = inFlight.get(state);
   if (!work) {
@@ -91,7 +88,7 @@ async function exchange(
   // box would lend them the shop's voice. The page reads it from the event of a denial, if it wants it.
   if (error !== null) throw new PaykitError('upstream_error', text().connectFailed);
   const code = query.get('code');
-  if (!code) throw new PaykitError('validation_failed', text().stateMissing);
+  if (!code) throw new PaykitError('validation_failed', text().connectFailed);
   const answer = await callBackend(`${trimSlash(options.endpoint)}/oauth/callback`, {
     body: {
       code,
@@ -102,8 +99,7 @@ async function exchange(
     fetch: options.fetch,
   }).catch((failure: PaykitError) => {
     // The two refusals a person can act on get this page's words (and language), not the backend's.
-    const key = LOCAL_WORDS[failure.code];
-    throw key ? new PaykitError(failure.code, text()[key]) : failure;
+    throw LOCAL_WORDS.test(failure.code) ? new PaykitError(failure.code, text().connectFailed) : failure;
   });
   const business = answer.business as ConnectedBusiness | undefined;
   if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().failed);

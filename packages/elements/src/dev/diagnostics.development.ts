@@ -106,8 +106,30 @@ function returnPage(element: HTMLElement & { endpoint: string }): void {
   }, RETURN_ENDPOINT_GRACE_MS);
 }
 
+/**
+ * Why a connection callback was refused, by code. The page shows one sentence for all of them ("The connection
+ * did not go through"), since the merchant's remedy is the same; the developer reads the cause here.
+ */
+const CALLBACK_REFUSALS: { readonly [code: string]: string } = {
+  state_missing: 'the callback URL has no state (or no code), so it was not sent anywhere',
+  state_unknown:
+    "this browser tab did not start the connection (the callback's state was not issued here: another tab, " +
+    'another browser, or sessionStorage was cleared), so the code was not sent anywhere',
+  state_expired: 'the connection was started more than ten minutes ago; its state has expired',
+  code_reused: 'the backend refused an authorization code it has already exchanged or tried (a replay)',
+  issuer_mismatch:
+    "the callback's iss is not the authorization server the backend is configured with (RFC 9207 mix-up " +
+    'defence); the code was sent nowhere',
+  upstream_error: 'the authorization server sent the merchant back with an error other than access_denied',
+};
+
 function failure(element: HTMLElement, error: unknown): void {
   if (!(error instanceof PaykitError)) return;
+  const refusal = element.localName === 'paykit-return' ? CALLBACK_REFUSALS[error.code] : undefined;
+  if (refusal && error.status === undefined) {
+    say('warn', element, `: the connection was refused (${error.code}): ${refusal}. The page asks to connect again.`);
+    return;
+  }
   const endpoint = (element as { endpoint?: string }).endpoint;
   const handler = endpoint ? new URL(endpoint, location.href).href : 'the handler';
   const page = location.origin;

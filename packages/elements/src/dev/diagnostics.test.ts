@@ -130,4 +130,23 @@ describe('development diagnostics', () => {
     history.replaceState(null, '', location.pathname);
     expect(lines.join('\n')).to.match(/<paykit-return> has had no endpoint for 2 s.*endpoint="\/paykit"/);
   });
+
+  it('a refused connection callback names its exact cause in the console; the page says one sentence', async () => {
+    history.replaceState(null, '', `${location.pathname}?code=stolen&state=forged-state`);
+    let detail: PaykitErrorEvent['detail'] | undefined;
+    let shown = '';
+    const lines = await consoleDuring(async () => {
+      const failure = next<PaykitErrorEvent>(document, 'paykit-error');
+      const el = await fixture(html`<paykit-return endpoint="/platform"></paykit-return>`);
+      detail = (await failure).detail;
+      await (el as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      shown = el.shadowRoot!.querySelector('[part=message]')!.textContent!;
+    });
+    history.replaceState(null, '', location.pathname);
+    expect(detail!.code).to.equal('state_unknown');
+    expect(shown).to.equal('The connection did not go through. Please connect again.');
+    expect(lines.join('\n')).to.match(
+      /<paykit-return>: the connection was refused \(state_unknown\): this browser tab did not start/,
+    );
+  });
 });

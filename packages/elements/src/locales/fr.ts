@@ -22,10 +22,5 @@ registerMessages('fr', {
   connected: 'Connecté à ',
   connectCancelled: 'Connexion annulée. Rien n’a été partagé.',
   connectFailed: 'La connexion n’a pas abouti. Veuillez vous reconnecter.',
-  stateMissing: 'Il manque à cette page les informations de connexion. Veuillez vous reconnecter.',
-  stateUnknown: 'Cette connexion n’a pas été lancée dans cet onglet. Veuillez vous reconnecter.',
-  stateExpired: 'Cette connexion a pris trop de temps. Veuillez vous reconnecter.',
   stateUsed: 'Cette connexion a déjà été traitée.',
-  codeReused: 'Ce lien de connexion a déjà servi. Veuillez vous reconnecter.',
-  issuerMismatch: 'Cette connexion vient d’un service inattendu. Veuillez vous reconnecter.',
 });
