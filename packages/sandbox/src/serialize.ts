@@ -2,7 +2,7 @@
  * Records as the API answers with them (spec 2.7 for payment requests; charges are paykit's shape).
  */
 import { formatMinor, minorToMajor } from '@paykit/core';
-import { isoWithoutOffset } from './clock.js';
+import { isoWithOffset, isoWithoutOffset } from './clock.js';
 import type { ChargeRecord, PaymentRequestRecord } from './state.js';
 
 /** A payment request as JSON: `amount` a two-decimal string, dates without offset, `url` to the checkout page. */
@@ -38,5 +38,60 @@ export function chargeJson(record: ChargeRecord) {
     status: record.status,
     payment_method: record.paymentMethod,
     created_at: isoWithoutOffset(record.createdAt),
+  };
+}
+
+/**
+ * A product in the service's shape (its products OpenAPI): price three ways (`price` in major units,
+ * `price_display` as 'SGD 15.00', `price_stored` in minor units), the publishing state, and empty variations
+ * and images (the sandbox takes neither). The currency is lower-case as spec 2 has records carry it, where the
+ * service's example shows 'SGD'; `product_url` is null because the sandbox has no shop pages.
+ */
+export function productJson(input: {
+  businessId: string;
+  name: string;
+  description: string | null;
+  headline: string | null;
+  currency: string;
+  priceMinor: number;
+  categoryIds: readonly string[];
+  isManageable: boolean;
+  isPinned: boolean;
+  published: boolean;
+  productWeight: number | null;
+  deliveryMethodRequired: boolean;
+  at: Date;
+}) {
+  const at = isoWithOffset(input.at);
+  return {
+    business_id: input.businessId,
+    category_id: [...input.categoryIds],
+    name: input.name,
+    headline: input.headline,
+    description: input.description,
+    currency: input.currency.toLowerCase(),
+    price: minorToMajor(input.priceMinor),
+    price_display: `${input.currency.toUpperCase()} ${formatMinor(input.priceMinor)}`,
+    price_stored: input.priceMinor,
+    tax_id: null,
+    is_manageable: input.isManageable ? 1 : 0,
+    is_pinned: input.isPinned,
+    status: input.published ? 'published' : 'draft',
+    product_weight: input.productWeight,
+    delivery_method_required: input.deliveryMethodRequired,
+    has_variations: false,
+    is_shopify: false,
+    product_url: null,
+    variations_count: 0,
+    variations: [],
+    variation_key_1: null,
+    variation_key_2: null,
+    variation_key_3: null,
+    images: [],
+    is_published: input.published,
+    created_at: at,
+    updated_at: at,
+    starts_at: null,
+    ends_at: null,
   };
 }

@@ -154,3 +154,94 @@ describe('GET /v1/beneficiaries/{id}', () => {
     expect(another.body.created_by).toEqual(read.body.created_by);
   });
 });
+
+describe('POST /v1/products', () => {
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${sandbox.url}/v1/products`, {
+      method: 'POST',
+      headers: { 'x-business-api-key': sandbox.seed.apiKey, ...headers },
+      body,
+    });
+
+  it('takes multipart/form-data as the service documents it, leaving image files out', async () => {
+    const form = new FormData();
+    form.append('name', 'Beanie');
+    form.append('price', '15');
+    form.append('description', '<p>Stylish hat suitable for the winter.</p>');
+    form.append('category_ids[]', '9a12fab0-d282-4437-9460-c3d26662d11a');
+    form.append('is_pinned', '1');
+    form.append('publish', '0');
+    form.append('product_weight', '250');
+    form.append('image[0][image]', new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' }), 'a.jpg');
+    const response = await post(form);
+    expect(response.status).toBe(201);
+    const product = (await response.json()) as Record<string, unknown>;
+    expect(product).toMatchObject({
+      business_id: business(),
+      category_id: ['9a12fab0-d282-4437-9460-c3d26662d11a'],
+      name: 'Beanie',
+      description: '<p>Stylish hat suitable for the winter.</p>',
+      currency: 'sgd',
+      price: 15,
+      price_display: 'SGD 15.00',
+      price_stored: 1500,
+      is_manageable: 1,
+      is_pinned: true,
+      status: 'draft',
+      is_published: false,
+      product_weight: 250,
+      has_variations: false,
+      variations: [],
+      images: [],
+    });
+    const listed = await call(sandbox, 'GET', '/v1/products');
+    expect(listed.body.data[0]).toEqual(product);
+  });
+
+  it('takes JSON and form-urlencoded alike, and names bad multipart fields', async () => {
+    const json = await call(sandbox, 'POST', '/v1/products', { json: { name: 'Mug', price: 12.5, currency: 'USD' } });
+    expect(json).toMatchObject({
+      status: 201,
+      body: { currency: 'usd', price_display: 'USD 12.50', status: 'published' },
+    });
+    const form = await call(sandbox, 'POST', '/v1/products', { form: 'name=Tea&price=3.20&channels[]=pos' });
+    expect(form).toMatchObject({ status: 201, body: { price_stored: 320 } });
+    const bad = new FormData();
+    bad.append('name', 'Bad');
+    bad.append('price', '-1');
+    bad.append('quantity', 'lots');
+    const refused = await post(bad);
+    expect(refused.status).toBe(422);
+    const body = (await refused.json()) as { errors: { path: string }[] };
+    expect(body.errors.map((e) => e.path).sort()).toEqual(['price', 'quantity']);
+  });
+
+  it('keeps the body limit for multipart bodies, declared or chunked', async () => {
+    const big = new FormData();
+    big.append('name', 'Huge');
+    big.append('price', '1');
+    big.append('description', 'x'.repeat(70 * 1024));
+    expect((await post(big)).status).toBe(413);
+    const boundary = 'paykitboundary';
+    const text = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${'y'.repeat(70 * 1024)}\r\n--${boundary}--\r\n`;
+    const bytes = new TextEncoder().encode(text);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 16 * 1024) controller.enqueue(bytes.slice(i, i + 16 * 1024));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${sandbox.url}/v1/products`, {
+      method: 'POST',
+      headers: {
+        'x-business-api-key': sandbox.seed.apiKey,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    const broken = await post('--nope\r\n', { 'content-type': 'multipart/form-data; boundary=other' });
+    expect(broken.status).toBe(400);
+  });
+});

@@ -18,7 +18,9 @@ import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import type { ResourceKind } from '../resources.js';
 import { estimateJson, quoteTransfer, transferMoneyJson } from '../transfer-quote.js';
-import { listPage, parseBody } from './money.js';
+import { readBodyOrMultipart } from '../multipart.js';
+import { productJson } from '../serialize.js';
+import { listPage, minorOf, parseBody, parseFields } from './money.js';
 
 /** The routes. */
 export function commerceRoutes(sandbox: SandboxContext) {
@@ -34,13 +36,30 @@ export function commerceRoutes(sandbox: SandboxContext) {
     }) =>
       c.json(listPage(state.resources.list(kind, c.get('caller').business.id), c.req.query()));
 
+  // The service documents multipart/form-data for products; JSON and form-urlencoded are taken as well.
   routes.post('/products', async (c) => {
-    const input = await parseBody(productCreateSchema, c.req.raw, 'Product');
-    const product = state.resources.add('products', c.get('caller').business.id, {
-      ...input,
-      currency: input.currency.toLowerCase(),
-      created_at: now(),
-    });
+    const business = c.get('caller').business;
+    const { fields } = await readBodyOrMultipart(c.req.raw);
+    const input = parseFields(productCreateSchema, fields, 'Product');
+    const product = state.resources.add(
+      'products',
+      business.id,
+      productJson({
+        businessId: business.id,
+        name: input.name,
+        description: input.description ?? null,
+        headline: input.headline ?? null,
+        currency: input.currency ?? business.currency,
+        priceMinor: minorOf(input.price),
+        categoryIds: input.category_ids ?? [],
+        isManageable: input.is_manageable ?? true,
+        isPinned: input.is_pinned ?? false,
+        published: input.publish ?? true,
+        productWeight: input.product_weight ?? null,
+        deliveryMethodRequired: input.delivery_method_required ?? true,
+        at: new Date(),
+      }),
+    );
     return c.json(product, 201);
   });
   routes.get('/products', (c) => list('products')(c));

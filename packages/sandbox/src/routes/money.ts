@@ -25,13 +25,19 @@ import type { ChargeRecord } from '../state.js';
 
 /** Parses a body with a core schema, or 422 with field errors. */
 export async function parseBody<S extends z.ZodType>(schema: S, request: Request, what: string): Promise<z.output<S>> {
-  const parsed = schema.safeParse(await readBody(request));
+  return parseFields(schema, await readBody(request), what);
+}
+
+/** Parses fields already read (a multipart body's, say) with a core schema, or 422 with field errors. */
+export function parseFields<S extends z.ZodType>(schema: S, fields: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(fields);
   if (parsed.success) return parsed.data;
   const body = toErrorBody(parsed.error, what);
   throw new SandboxError(422, body.message, body.code, body.errors);
 }
 
-const minorOf = (amount: number): number => {
+/** Minor units of an amount a core schema has already validated. */
+export const minorOf = (amount: number): number => {
   const parsed = parseAmount(amount);
   if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
   return parsed.minor;
