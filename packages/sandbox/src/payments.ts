@@ -6,6 +6,7 @@ import { minorToMajor } from '@paykit/core';
 import { isoWithoutOffset } from './clock.js';
 import { SandboxError } from './errors.js';
 import { newId } from './ids.js';
+import { createSavedCardRecord, saveCard } from './saved-cards.js';
 import { chargeJson, paymentRequestJson } from './serialize.js';
 import type { SandboxContext } from './context.js';
 import type { ChargeRecord, PaymentRequestRecord } from './state.js';
@@ -89,38 +90,23 @@ function recordPaidRequest(sandbox: SandboxContext, request: PaymentRequestRecor
     created_at: now,
   });
   if (!request.saveCard) return;
-  resources.add('saved_cards', request.businessId, {
-    business_recurring_plans_id: null,
-    customer_name: request.email ?? 'Sandbox shopper',
-    customer_email: request.email ?? 'shopper@example.test',
-    customer_phone_number: null,
-    customer_phone_number_country_code: null,
-    name: request.purpose ?? 'Saved card',
-    description: request.purpose ?? '',
-    reference: request.id,
-    cycle: 'save_card',
-    cycle_repeat: null,
-    cycle_frequency: null,
-    currency: request.currency,
-    price: minorToMajor(request.amountMinor),
-    amount: minorToMajor(request.amountMinor),
-    times_to_be_charged: null,
-    times_charged: 0,
-    status: 'active',
-    send_email: 0,
-    save_card: 1,
-    redirect_url: request.redirectUrl ?? '',
-    payment_methods: ['card'],
-    payment_provider_charge_method: 'card',
-    created_at: now,
-    updated_at: now,
-    pause_from: null,
-    pause_until: null,
-    expires_at: null,
-    url: `${sandbox.publicUrl()}/checkout/${request.id}`,
-    dbs_dda_reference: '',
-    total_charge: minorToMajor(request.amountMinor),
-    payment_method: { card: { brand: 'visa', last4: '4242' } },
-    charge_id: charge.id,
-  });
+  // The same record as `POST /v1/recurring-billing` with save_card makes, with the card already saved: the
+  // shopper paid by card on this checkout (the sandbox's Visa test card).
+  const record = createSavedCardRecord(
+    sandbox,
+    request.businessId,
+    {
+      customer_email: request.email ?? 'shopper@example.test',
+      customer_name: request.email ?? 'Sandbox shopper',
+      name: request.purpose ?? 'Saved card',
+      amount: minorToMajor(request.amountMinor),
+      currency: request.currency,
+      reference: request.id,
+      save_card: true,
+      ...(request.redirectUrl ? { redirect_url: request.redirectUrl } : {}),
+    },
+    undefined,
+  );
+  record.charge_id = charge.id;
+  saveCard(record, { brand: 'visa', last4: '4242' });
 }

@@ -19,13 +19,15 @@ import { customerCreateSchema, customerSchema } from '../schemas/customer.js';
 import { listOf } from '../schemas/list.js';
 import { businessInfoSchema } from '../schemas/oauth.js';
 import { paymentRequestCreateBodySchema } from '../schemas/payment-request-body.js';
-import {
-  paymentRequestListSchema,
-  paymentRequestSchema,
-} from '../schemas/payment-request.js';
+import { paymentRequestListSchema, paymentRequestSchema } from '../schemas/payment-request.js';
 import { payoutSchema } from '../schemas/payout.js';
 import { refundCreateSchema, refundSchema } from '../schemas/refund.js';
-import { savedCardChargeSchema, savedCardSchema } from '../schemas/saved-card.js';
+import {
+  savedCardChargeResultSchema,
+  savedCardChargeSchema,
+  savedCardCreateSchema,
+  savedCardSchema,
+} from '../schemas/saved-card.js';
 import { staffMemberSchema } from '../schemas/staff.js';
 import { subscriptionPlanCreateSchema, subscriptionPlanSchema } from '../schemas/subscription-plan.js';
 import { staticQrCodeSchema, terminalSchema } from '../schemas/terminal.js';
@@ -80,8 +82,10 @@ export const OPERATION_PAYLOADS = {
   'payouts.get': answer(payoutSchema),
   'balances.transactions.list': { ...answer(balanceTransactionListSchema), query: balanceTransactionQuerySchema },
 
+  'savedCards.create': body(savedCardCreateSchema, savedCardSchema, 'Recurring billing'),
+  'savedCards.list': answer(listOf(savedCardSchema)),
   'savedCards.get': answer(savedCardSchema),
-  'savedCards.charge': body(savedCardChargeSchema, chargeSchema, 'Charge'),
+  'savedCards.charge': body(savedCardChargeSchema, savedCardChargeResultSchema, 'Charge'),
   'savedCards.cancel': answer(savedCardSchema),
 
   'subscriptionPlans.create': body(subscriptionPlanCreateSchema, subscriptionPlanSchema, 'Subscription plan'),
@@ -102,10 +106,10 @@ export const OPERATION_PAYLOADS = {
   'customers.list': answer(listOf(customerSchema)),
 
   'transfers.create': body(transferCreateSchema, transferSchema, 'Transfer'),
+  'transfers.estimate': body(transferEstimateSchema, transferEstimateResultSchema, 'Transfer estimate'),
   'transfers.get': answer(transferSchema),
   'transfers.list': answer(listOf(transferSchema)),
 
   'terminals.list': answer(listOf(terminalSchema)),
   'qrCodes.list': answer(listOf(staticQrCodeSchema)),
 } as const satisfies { readonly [K in OperationId]: OperationPayload };
-  'transfers.estimate': body(transferEstimateSchema, transferEstimateResultSchema, 'Transfer estimate'),

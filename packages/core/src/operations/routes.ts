@@ -89,6 +89,9 @@ export const OPERATION_ROUTES = {
   'payouts.get': { ...read, path: '/v1/payouts/{id}', scope: 'payments:read' },
   'balances.transactions.list': { ...list, path: '/v1/balances/{segment}/transactions', scope: 'payments:read' },
 
+  // Creating a recurring billing (with save_card: a record whose checkout saves a card) starts payments.
+  'savedCards.create': { ...write('POST'), path: '/v1/recurring-billing', scope: 'payments:create' },
+  'savedCards.list': { ...list, path: '/v1/recurring-billing', scope: 'payments:read' },
   'savedCards.get': { ...read, path: '/v1/recurring-billing/{id}', scope: 'payments:read' },
   'savedCards.charge': {
     ...write('POST'),
@@ -123,9 +126,6 @@ export const OPERATION_ROUTES = {
 
   // Transfers move money out of the business and no scope of spec 5.2 grants them: API key only.
   'transfers.create': { ...write('POST'), path: '/v1/transfers', scope: 'api-key-only', encoding: 'json' },
-  'transfers.get': { ...read, path: '/v1/transfers/{id}', scope: 'api-key-only' },
-  'transfers.list': { ...list, path: '/v1/transfers', scope: 'api-key-only' },
-
   // An estimate is a POST that changes nothing (the service's estimate-fee operation), so it may be sent again.
   'transfers.estimate': {
     method: 'POST',
@@ -135,6 +135,9 @@ export const OPERATION_ROUTES = {
     scope: 'api-key-only',
     encoding: 'json',
   },
+  'transfers.get': { ...read, path: '/v1/transfers/{id}', scope: 'api-key-only' },
+  'transfers.list': { ...list, path: '/v1/transfers', scope: 'api-key-only' },
+
   // Terminals and static QR codes are the in-person side of payments (spec 5.4.8): payments:read.
   'terminals.list': { ...list, path: '/v1/terminals', scope: 'payments:read' },
   'qrCodes.list': { ...list, path: '/v1/static-qr-codes', scope: 'payments:read' },

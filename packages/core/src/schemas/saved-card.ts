@@ -1,8 +1,22 @@
 /**
- * Saved-card (recurring) billing records (spec 2.3, 4.2) and the charge of a saved card.
+ * Saved-card (recurring) billing records (spec 2.3, 4.2), their creation, and the charge of a saved card.
+ * Where the spec is silent (the create and charge bodies, the charge's answer) the shapes are the real
+ * service's public description (OpenAPI "Recurring Billing" and "Charge"); the sandbox README lists each choice.
  */
 import * as z from 'zod';
-import { amount, id, localDateTime, recordCurrency, recordMoney } from './fields.js';
+import {
+  amount,
+  booleanish,
+  email,
+  id,
+  isoDate,
+  localDateTime,
+  recordCurrency,
+  recordMoney,
+  requestCurrency,
+  resourceId,
+  webUrl,
+} from './fields.js';
 
 /** 0/1 integers that the record uses for flags. */
 const flag = z.union([z.literal(0), z.literal(1), z.boolean()]);
@@ -48,11 +62,100 @@ export const savedCardSchema = z.looseObject({
 /** A saved-card billing record. */
 export type SavedCard = z.output<typeof savedCardSchema>;
 
+/** Billing cycles a recurring billing takes (OpenAPI: weekly, monthly, yearly, custom). */
+export const recurringCycles = ['weekly', 'monthly', 'yearly', 'custom'] as const;
+
+/** Units of a `custom` cycle (`cycle_frequency`). */
+export const cycleFrequencies = ['day', 'week', 'month', 'year'] as const;
+
+/** Payment methods a recurring billing may offer (OpenAPI enum). */
+export const recurringPaymentMethods = ['card', 'giro', 'shopee_recurring'] as const;
+
+/** A whole number in `[min, max]`, also given as text (form bodies carry text). */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)], {
+      error: 'must be a whole number',
+    })
+    .pipe(
+      z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
+    );
+
 /**
- * The body of `POST /v1/charge/recurring-billing/{id}`. The spec does not show it; paykit sends an optional
- * `amount` (default: the record's amount), documented as its choice.
+ * The body of `POST /v1/recurring-billing` (the real service's "Create Recurring Billing"): a subscription, or,
+ * with `save_card=true`, a record whose checkout `url` saves a card for later charges. Its rules are the
+ * OpenAPI's: `customer_email` always; with `save_card` no `plan_id`, and `name` and `amount`; without
+ * `save_card` a `start_date`, and without a `plan_id` a `name`, `amount` and `cycle`; a `custom` cycle needs
+ * `cycle_repeat` and `cycle_frequency`. `webhook` is in the service's own example request. Loose: a field
+ * this schema does not know is passed on, not refused (the service may take more than it documents).
  */
-export const savedCardChargeSchema = z.strictObject({ amount: amount.optional() });
+export const savedCardCreateSchema = z
+  .looseObject({
+    plan_id: resourceId.nullish(),
+    save_card: booleanish.optional(),
+    save_payment_method: booleanish.optional(),
+    start_date_method: z.enum(['sign_up_date', 'no_initial_charge']).nullish(),
+    name: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters').optional(),
+    amount: amount.optional(),
+    currency: requestCurrency.optional(),
+    cycle: z.enum(recurringCycles, { error: `must be one of ${recurringCycles.join(', ')}` }).optional(),
+    cycle_repeat: wholeNumber(1, 999).optional(),
+    cycle_frequency: z.enum(cycleFrequencies, { error: `must be one of ${cycleFrequencies.join(', ')}` }).optional(),
+    customer_email: email,
+    customer_name: z.string().max(255, 'must be at most 255 characters').optional(),
+    start_date: isoDate.optional(),
+    redirect_url: webUrl.optional(),
+    reference: z.string().max(255, 'must be at most 255 characters').optional(),
+    payment_methods: z
+      .array(z.enum(recurringPaymentMethods, { error: `must be one of ${recurringPaymentMethods.join(', ')}` }))
+      .min(1, 'must name at least one method')
+      .optional(),
+    send_email: booleanish.optional(),
+    times_to_be_charged: wholeNumber(1, 100).optional(),
+    webhook: webUrl.optional(),
+  })
+  .superRefine((input, ctx) => {
+    const saveCard = input.save_card === true || input.save_payment_method === true;
+    const missing = (path: string, message = 'is required') => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (saveCard && input.plan_id) missing('save_card', 'When save_card true, you disallow to set plan_id.');
+    if ((saveCard || !input.plan_id) && input.name === undefined) missing('name');
+    if (saveCard && !input.plan_id && input.amount === undefined) missing('amount');
+    if (!saveCard && !input.plan_id && input.cycle === undefined) missing('cycle');
+    if (!saveCard && input.start_date === undefined) missing('start_date', 'is required when save_card is not true');
+    if (input.cycle === 'custom') {
+      if (input.cycle_repeat === undefined) missing('cycle_repeat', 'is required when cycle is custom');
+      if (input.cycle_frequency === undefined) missing('cycle_frequency', 'is required when cycle is custom');
+    }
+  });
+
+/** What goes into {@link savedCardCreateSchema}. */
+export type SavedCardCreateInput = z.input<typeof savedCardCreateSchema>;
+
+/**
+ * The body of `POST /v1/charge/recurring-billing/{id}`. The real service requires `amount` and `currency`
+ * (OpenAPI "Charge the saved card"); both are optional here for now because paykit's earlier versions sent
+ * only an optional `amount`: the sandbox fills a missing one from the record and says so in an
+ * `X-Sandbox-Warning` header. Send both: the real service refuses a charge without them.
+ */
+export const savedCardChargeSchema = z.strictObject({
+  amount: amount.optional(),
+  currency: requestCurrency.optional(),
+});
 
 /** What goes into {@link savedCardChargeSchema}. */
 export type SavedCardChargeInput = z.input<typeof savedCardChargeSchema>;
+
+/**
+ * The answer to a charge of a saved card (OpenAPI "Charge the saved card"): the payment's id, the recurring
+ * billing's id, the amount, the currency (lower case in the service's example) and the status.
+ */
+export const savedCardChargeResultSchema = z.looseObject({
+  payment_id: id,
+  recurring_billing_id: id,
+  amount: recordMoney,
+  currency: recordCurrency,
+  status: z.string().min(1),
+});
+
+/** The answer to a charge of a saved card. */
+export type SavedCardChargeResult = z.output<typeof savedCardChargeResultSchema>;

@@ -13,10 +13,13 @@ import type { PaymentRequestRecord } from '../state.js';
 import { page } from './layout.js';
 import { formatMoney } from './money.js';
 import { paymentMethodLabel } from './payment-methods.js';
+import { recurringCheckoutPages } from './recurring-checkout.js';
 
 /** The `/checkout` pages. */
 export function checkoutPages(sandbox: SandboxContext) {
   const pages = new Hono();
+  // A recurring billing's checkout saves a card (its `url`); two segments, so `/:id` below never takes it.
+  pages.route('/recurring-plan', recurringCheckoutPages(sandbox));
 
   pages.get('/:id', (c) => {
     const request = sandbox.state.paymentRequests.get(c.req.param('id'));

@@ -1,5 +1,7 @@
 /**
  * `/v1/charges` (spec 4.10): list and read. The charge record is not shown by the spec; see core's `chargeSchema`.
+ * Saved cards and their charges (`/v1/recurring-billing`, `/v1/charge/recurring-billing/{id}`) are mounted
+ * here from `recurring-billing.ts`.
  */
 import { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
@@ -7,6 +9,7 @@ import type { SandboxEnv } from '../env.js';
 import { notFound } from '../errors.js';
 import { paginate, readPageSize } from '../paginate.js';
 import { chargeJson } from '../serialize.js';
+import { recurringBillingRoutes } from './recurring-billing.js';
 
 /** The charge routes, mounted under `/v1` behind authentication. */
 export function chargeRoutes(sandbox: SandboxContext) {
@@ -28,6 +31,9 @@ export function chargeRoutes(sandbox: SandboxContext) {
     if (!charge || charge.businessId !== c.get('caller').business.id) throw notFound('Charge not found');
     return c.json(chargeJson(charge));
   });
+
+  // Mounted before money.ts's older saved-card routes (app.ts mounts charges first), so these answer.
+  routes.route('/', recurringBillingRoutes(sandbox));
 
   return routes;
 }

@@ -24,6 +24,8 @@ const ARGUMENTS: { readonly [K in OperationId]: readonly unknown[] } = {
   'refunds.get': [ID],
   'payouts.get': [ID],
   'balances.transactions.list': [{ created_at_from: '2026-01-01' }],
+  'savedCards.create': [{ customer_email: 'a@example.com', save_card: true, name: 'Card', amount: 1 }],
+  'savedCards.list': [],
   'savedCards.get': [ID],
   'savedCards.charge': [ID, { amount: 1 }],
   'savedCards.cancel': [ID],

@@ -18,7 +18,7 @@ import {
 import { resolveApiConfig, type ApiConfig, type ResolvedApiConfig } from '../api/config.js';
 import type { CallOptions } from '../api/transport.js';
 import { callOperation, type OperationArgs } from './call-operation.js';
-import { followCursors } from './paginate.js';
+import { followPages } from './paginate.js';
 
 /** Options of {@link createPaymentsClient}. */
 export interface PaymentsClientConfig extends ApiConfig {
@@ -29,16 +29,20 @@ export interface PaymentsClientConfig extends ApiConfig {
   balanceProcessorSegment?: string;
 }
 
-/** A page request. */
+/** A page request: a cursor (cursor lists) or a page number from 1 (numbered lists), and the page size. */
 export interface PageQuery {
   cursor?: string;
+  page?: number;
   perPage?: number;
 }
 
 /** A list operation: one page, or every item by `for await`. */
 export interface ListOperation<Q, T> {
   (query?: Q & PageQuery, options?: CallOptions): Promise<Page<T>>;
-  /** Every item of every page, following `next_cursor`; `perPage` sets the size of each page fetched. */
+  /**
+   * Every item of every page, following `next_cursor` or the page numbers up to `last_page`, whichever the
+   * answer carries; `perPage` sets the size of each page fetched.
+   */
   all(query?: Q & { perPage?: number }, options?: CallOptions): AsyncGenerator<T>;
 }
 
@@ -47,6 +51,14 @@ type WithBody = { [K in OperationId]: [OperationInput<K>] extends [never] ? neve
 /** Operations that answer a page. */
 type Lists = { [K in OperationId]: (typeof operations)[K]['pagination'] extends 'cursor' ? K : never }[OperationId];
 type Query = Record<string, string | number | undefined>;
+
+/** Filters of `savedCards.list` (the service's query parameters of "Get All Recurring Billing"). */
+export interface SavedCardListQuery {
+  status?: 'active' | 'scheduled' | 'retrying' | 'inactive' | 'canceled';
+  customer_email?: string;
+  reference?: string;
+  business_recurring_plans_id?: string;
+}
 
 /**
  * Builds the client. Each method is one row of `@paykit/core`'s operation table: the row gives its method,
@@ -79,15 +91,19 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
     op: K,
     params: Record<string, string> = {},
     checkQuery: (query: Q) => Query = (query) => query as Query,
+    // The real service's numbered lists take `page`; its payment-request list names it `current_page`.
+    pageParam = 'page',
   ): ListOperation<Q, OperationItem<K>> => {
     const page = async (query: Q & PageQuery = {} as Q & PageQuery, options?: CallOptions) => {
-      const { cursor, perPage, ...rest } = query;
+      const { cursor, perPage, page: pageNumber, ...rest } = query;
       const q = pageQuery(resolved, checkQuery(rest as unknown as Q), cursor, perPage);
+      if (pageNumber !== undefined) q[pageParam] = pageNumber;
       return call(op, { params, query: q }, options) as Promise<Page<OperationItem<K>>>;
     };
     return Object.assign(page, {
+      // Cursors or page numbers, whichever the answer carries (core's listOf reads both shapes).
       all: (query: Q & { perPage?: number } = {} as Q, options?: CallOptions) =>
-        followCursors((cursor) => page({ ...query, ...(cursor ? { cursor } : {}) }, options)),
+        followPages((at) => page({ ...query, ...(at === undefined ? {} : at) }, options)),
     });
   };
 
@@ -98,7 +114,7 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       /** `POST /v1/payment-requests` (4.7). Never retried. */
       create: create('paymentRequests.create'),
       get: byId('paymentRequests.get'),
-      list: list('paymentRequests.list'),
+      list: list('paymentRequests.list', {}, undefined, 'current_page'),
       /** `PUT /v1/payment-requests/{id}` (scope `payments:create`). */
       update: async (requestId: string, input: OperationInput<'paymentRequests.update'>, options?: CallOptions) =>
         call('paymentRequests.update', { params: { id: id(requestId) }, body: input }, options),
@@ -113,12 +129,23 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
     },
     payouts: { get: byId('payouts.get') },
     savedCards: {
-      /** `GET /v1/recurring-billing/{id}` (4.2). */
+      /**
+       * `POST /v1/recurring-billing`: with `save_card: true` (and `name`, `amount`, `customer_email`) a record
+       * whose `url` is a checkout that saves the customer's card; without it, a subscription (`start_date`, and
+       * a `plan_id` or `name`, `amount` and `cycle`). Send the customer to `url`. Never retried.
+       */
+      create: create('savedCards.create'),
+      /** `GET /v1/recurring-billing`: the records with `status` (default `active`, as the service filters). */
+      list: list<'savedCards.list', SavedCardListQuery>('savedCards.list'),
+      /** `GET /v1/recurring-billing/{id}` (4.2): with the saved card's brand and last four once it is saved. */
       get: byId('savedCards.get'),
-      /** `POST /v1/charge/recurring-billing/{id}`: charges the saved card. Never retried. */
+      /**
+       * `POST /v1/charge/recurring-billing/{id}`: charges the saved card `amount` in `currency` (the service
+       * requires both) and answers `{ payment_id, recurring_billing_id, amount, currency, status }`. Never retried.
+       */
       charge: async (cardId: string, input: OperationInput<'savedCards.charge'> = {}, options?: CallOptions) =>
         call('savedCards.charge', { params: { id: id(cardId) }, body: input }, options),
-      /** `DELETE /v1/recurring-billing/{id}`: cancels the record. */
+      /** `DELETE /v1/recurring-billing/{id}`: cancels the record (status `canceled`); answers the record. */
       cancel: byId('savedCards.cancel'),
     },
     subscriptionPlans: {
@@ -152,7 +179,13 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
     orders: { list: list('orders.list') },
     customers: { create: create('customers.create'), list: list('customers.list') },
     transfers: {
+      /**
+       * `POST /v1/transfers` (API key only): `source_amount` in `source_currency` (or the `payment_amount` the
+       * beneficiary receives) to a saved beneficiary; answers the transfer with its exchange rate and fee.
+       */
       create: create('transfers.create'),
+      /** `POST /v1/transfers/estimate` (API key only): what a transfer would cost; changes nothing, so retried. */
+      estimate: create('transfers.estimate'),
       get: byId('transfers.get'),
       list: list('transfers.list'),
     },
@@ -171,13 +204,7 @@ export interface BalanceTransactionRange {
 }
 
 /** The client of {@link createPaymentsClient}. */
-      /**
-       * `POST /v1/transfers` (API key only): `source_amount` in `source_currency` (or the `payment_amount` the
-       * beneficiary receives) to a saved beneficiary; answers the transfer with its exchange rate and fee.
-       */
 export type PaymentsClient = ReturnType<typeof createPaymentsClient>;
-      /** `POST /v1/transfers/estimate` (API key only): what a transfer would cost; changes nothing, so retried. */
-      estimate: create('transfers.estimate'),
 
 function pageQuery(
   config: ResolvedApiConfig,

@@ -1,0 +1,194 @@
+/**
+ * Saved-card billing records (spec 2.3, the real service's "recurring billing"): how one is made, how its
+ * checkout saves a card, and how a saved card is charged. The record's JSON is what `GET
+ * /v1/recurring-billing/{id}` answers, kept in the resource store under `saved_cards`. Shapes the spec does
+ * not show follow the real service's OpenAPI; the sandbox README lists each choice.
+ */
+import { minorToMajor, parseAmount, type savedCardCreateSchema } from '@paykit/core';
+import type * as z from 'zod';
+import { isoWithoutOffset } from './clock.js';
+import type { SandboxContext } from './context.js';
+import { SandboxError } from './errors.js';
+import { newId } from './ids.js';
+import { chargeJson } from './serialize.js';
+import type { ChargeRecord } from './state.js';
+
+/** A saved-card record as stored and answered. */
+export type SavedCardJson = Record<string, unknown> & { id: string };
+
+type CreateInput = z.output<typeof savedCardCreateSchema>;
+
+/** The path, under the sandbox's origin, of a record's checkout (the real one is `.../recurring-plan/{id}`). */
+export const recurringCheckoutPath = (id: string): string => `/checkout/recurring-plan/${encodeURIComponent(id)}`;
+
+/**
+ * A new record from a validated create body. Before its checkout saves a card the status is `scheduled`
+ * (one of the statuses the service's list filter names) and `payment_method` is null; the checkout makes it
+ * `active` with the card's brand and last four.
+ */
+export function createSavedCardRecord(
+  sandbox: SandboxContext,
+  businessId: string,
+  input: CreateInput,
+  plan: SavedCardJson | undefined,
+): SavedCardJson {
+  const business = sandbox.state.businesses.get(businessId);
+  const saveCard = input.save_card === true || input.save_payment_method === true;
+  const now = isoWithoutOffset(new Date());
+  const amount = input.amount ?? numberOr(plan?.amount, 0);
+  const id = newId();
+  return sandbox.state.resources.add('saved_cards', businessId, {
+    id,
+    business_recurring_plans_id: input.plan_id ?? null,
+    customer_name: input.customer_name ?? '',
+    customer_email: input.customer_email,
+    customer_phone_number: null,
+    customer_phone_number_country_code: null,
+    name: input.name ?? stringOr(plan?.name, ''),
+    description: stringOr(plan?.description, ''),
+    reference: input.reference ?? '',
+    cycle: saveCard ? 'save_card' : (input.cycle ?? stringOr(plan?.cycle, 'monthly')),
+    cycle_repeat: input.cycle === 'custom' ? (input.cycle_repeat ?? null) : (plan?.cycle_repeat ?? null),
+    cycle_frequency: input.cycle === 'custom' ? (input.cycle_frequency ?? null) : (plan?.cycle_frequency ?? null),
+    currency: (input.currency ?? stringOr(plan?.currency, business?.currency ?? 'sgd')).toLowerCase(),
+    price: amount,
+    amount,
+    times_to_be_charged: saveCard ? null : (input.times_to_be_charged ?? 1),
+    times_charged: saveCard ? null : 0,
+    status: 'scheduled',
+    send_email: input.send_email ? 1 : 0,
+    save_card: saveCard ? 1 : 0,
+    redirect_url: input.redirect_url ?? '',
+    payment_methods: input.payment_methods ?? ['card'],
+    payment_provider_charge_method: 'card',
+    created_at: now,
+    updated_at: now,
+    pause_from: null,
+    pause_until: null,
+    expires_at: null,
+    url: `${sandbox.publicUrl()}${recurringCheckoutPath(id)}`,
+    dbs_dda_reference: `RP${id.replace(/-/g, '').slice(0, 9).toUpperCase()}`,
+    total_charge: 0,
+    payment_method: null,
+    ...(input.webhook ? { webhook: input.webhook } : {}),
+  });
+}
+
+/** The sandbox's test cards: any number that passes the Luhn check, with the brand read from its prefix. */
+export interface TestCard {
+  brand: 'visa' | 'mastercard' | 'amex' | 'card';
+  last4: string;
+}
+
+/**
+ * Reads a card number typed on the checkout (spaces and dashes allowed). Undefined when it is not 13 to 19
+ * digits passing the Luhn check: the page then asks again.
+ */
+export function readTestCard(typed: string): TestCard | undefined {
+  const digits = typed.replace(/[\s-]/g, '');
+  if (!/^\d{13,19}$/.test(digits) || !luhn(digits)) return undefined;
+  const brand = /^4/.test(digits)
+    ? 'visa'
+    : /^(5[1-5]|2[2-7])/.test(digits)
+      ? 'mastercard'
+      : /^3[47]/.test(digits)
+        ? 'amex'
+        : 'card';
+  return { brand, last4: digits.slice(-4) };
+}
+
+/** Saves the card on the record: it becomes `active` and 4.2 shows the brand and last four. */
+export function saveCard(record: SavedCardJson, card: TestCard): void {
+  record.payment_method = { card: { brand: card.brand, last4: card.last4 } };
+  record.status = 'active';
+  record.updated_at = isoWithoutOffset(new Date());
+}
+
+/** What a charge of a saved card answers (the real service's shape). */
+export interface SavedCardChargeAnswer {
+  payment_id: string;
+  recurring_billing_id: string;
+  amount: number;
+  currency: string;
+  status: 'succeeded';
+}
+
+/**
+ * Charges the saved card of `record`: a succeeded charge in the charges list and the ledger, the record's
+ * `times_charged` and `total_charge` moved on, and `charge.created` then `charge.updated` (spec 6) sent to the
+ * business's endpoints and to the record's own `webhook` when it has one.
+ */
+export function chargeSavedCard(
+  sandbox: SandboxContext,
+  record: SavedCardJson,
+  businessId: string,
+  charge: { amountMinor: number; currency: string },
+): SavedCardChargeAnswer {
+  if (record.status === 'canceled') throw new SandboxError(409, 'This recurring billing was canceled', 'conflict');
+  if (!record.payment_method) {
+    throw new SandboxError(409, 'No card is saved on this recurring billing yet: open its url first', 'conflict');
+  }
+  const { state, webhooks } = sandbox;
+  const currency = charge.currency.toLowerCase();
+  const created: ChargeRecord = {
+    id: newId(),
+    businessId,
+    // A saved-card charge belongs to no payment request; ChargeRecord has no null for it (see the README).
+    paymentRequestId: '',
+    amountMinor: charge.amountMinor,
+    currency,
+    status: 'pending',
+    paymentMethod: 'card',
+    platformBusinessId: null,
+    createdAt: new Date(),
+  };
+  state.charges.set(created.id, created);
+  const targets = [
+    ...state.endpointsOf(businessId).map((e) => e.url),
+    ...(typeof record.webhook === 'string' ? [record.webhook] : []),
+  ];
+  const eventObject = () => ({ ...chargeJson(created), payment_request_id: null, recurring_billing_id: record.id });
+  webhooks.emit('charge.created', businessId, eventObject(), targets);
+  created.status = 'succeeded';
+  state.ledger.recordCharge({
+    chargeId: created.id,
+    businessId,
+    platformBusinessId: null,
+    amountMinor: charge.amountMinor,
+    commissionMinor: null,
+    currency,
+  });
+  record.times_charged = numberOr(record.times_charged, 0) + 1;
+  // total_charge starts at 0, which is no amount parseAmount takes (it refuses 0).
+  const chargedBefore = numberOr(record.total_charge, 0);
+  record.total_charge = minorToMajor((chargedBefore > 0 ? minorOf(chargedBefore) : 0) + charge.amountMinor);
+  record.updated_at = isoWithoutOffset(new Date());
+  webhooks.emit('charge.updated', businessId, eventObject(), targets);
+  return {
+    payment_id: created.id,
+    recurring_billing_id: record.id,
+    amount: minorToMajor(charge.amountMinor),
+    currency,
+    status: 'succeeded',
+  };
+}
+
+/** Hundredths of a validated major amount. */
+export function minorOf(amount: number): number {
+  const parsed = parseAmount(amount);
+  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
+  return parsed.minor;
+}
+
+const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
+const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
