@@ -1,7 +1,9 @@
 /**
- * Cursor pagination both ways, as the balance-transactions list of spec 4.6 describes it
- * (`meta: { per_page, next_cursor, prev_cursor }`). A cursor is an opaque token naming the item next to which
- * the page starts, so pages stay put when items are added at the front.
+ * Cursor pagination both ways. {@link paginate} answers the balance-transactions list of spec 4.6 and 2.6
+ * (`meta: { per_page, next_cursor, prev_cursor }`, `per_page` a string); {@link cursorList} answers the real
+ * service's other cursor lists (charges, customers, transfers in its OpenAPI description): the same cursors
+ * with `links` and `meta.path`, and `per_page` a number. A cursor is an opaque token naming the item next to
+ * which the page starts, so pages stay put when items are added at the front.
  */
 import { SandboxError } from './errors.js';
 
@@ -52,6 +54,43 @@ export function paginate<T>(
       per_page: String(options.perPage),
       next_cursor: last !== undefined && end < items.length ? encodeCursor('next', keyOf(last)) : null,
       prev_cursor: first !== undefined && start > 0 ? encodeCursor('prev', keyOf(first)) : null,
+    },
+  };
+}
+
+/** A page as the real service's cursor lists answer it (its OpenAPI: `GET /v1/charges`, `/v1/customers`). */
+export interface CursorListPage<T> {
+  data: T[];
+  /** `first` and `last` are always null on a cursor list; `prev` and `next` are this list's URL with the cursor. */
+  links: { first: null; last: null; prev: string | null; next: string | null };
+  meta: { path: string; per_page: number; next_cursor: string | null; prev_cursor: string | null };
+}
+
+/**
+ * One page in the real service's cursor-list shape. `url` is the request's URL: `meta.path` is it without
+ * the query, and `links.prev`/`links.next` keep its query with the cursor replaced.
+ */
+export function cursorList<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  options: { cursor: string | undefined; perPage: number; cursorName: string; url: string },
+): CursorListPage<T> {
+  const page = paginate(items, keyOf, options);
+  const url = new URL(options.url);
+  const link = (cursor: string | null) => {
+    if (cursor === null) return null;
+    const next = new URL(url);
+    next.searchParams.set(options.cursorName, cursor);
+    return next.href;
+  };
+  return {
+    data: page.data,
+    links: { first: null, last: null, prev: link(page.meta.prev_cursor), next: link(page.meta.next_cursor) },
+    meta: {
+      path: `${url.origin}${url.pathname}`,
+      per_page: options.perPage,
+      next_cursor: page.meta.next_cursor,
+      prev_cursor: page.meta.prev_cursor,
     },
   };
 }

@@ -208,7 +208,19 @@ describe('reading, listing and canceling', () => {
     });
     const first = (await call(sandbox, 'GET', '/v1/payment-requests?per_page=2')).body;
     expect(first.data.map((r: { id: string }) => r.id)).toEqual(ids.slice(0, 2));
-    expect(first.meta).toMatchObject({ per_page: '2', prev_cursor: null });
+    // The real service's cursor-list shape: per_page a number, links to the neighbouring pages, the path.
+    expect(first.meta).toEqual({
+      path: `${sandbox.url}/v1/payment-requests`,
+      per_page: 2,
+      next_cursor: expect.any(String),
+      prev_cursor: null,
+    });
+    expect(first.links).toEqual({
+      first: null,
+      last: null,
+      prev: null,
+      next: `${sandbox.url}/v1/payment-requests?per_page=2&cursor=${first.meta.next_cursor}`,
+    });
     const second = (await call(sandbox, 'GET', `/v1/payment-requests?per_page=2&cursor=${first.meta.next_cursor}`))
       .body;
     expect(second.data.map((r: { id: string }) => r.id)).toEqual(ids.slice(2, 4));

@@ -15,7 +15,7 @@ import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import { newId } from '../ids.js';
-import { paginate, readPageSize } from '../paginate.js';
+import { cursorList, readPageSize } from '../paginate.js';
 import { extrasFrom, extrasOf, keepExtras } from '../payment-request-extras.js';
 import { paymentRequestJson } from '../serialize.js';
 import type { PaymentRequestRecord } from '../state.js';
@@ -76,12 +76,15 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
   routes.get('/payment-requests', (c) => {
     const businessId = c.get('caller').business.id;
     const mine = [...sandbox.state.paymentRequests.values()].filter((r) => r.businessId === businessId).reverse();
-    const page = paginate(mine, (r) => r.id, {
+    // The real service's cursor-list shape (per_page a number, links, path); spec 2.6's string per_page is
+    // the balance transactions' only.
+    const page = cursorList(mine, (r) => r.id, {
       cursor: c.req.query('cursor'),
       perPage: readPageSize(c.req.query('per_page'), 'per_page'),
       cursorName: 'cursor',
+      url: c.req.url,
     });
-    return c.json({ data: page.data.map(json), meta: page.meta });
+    return c.json({ ...page, data: page.data.map(json) });
   });
 
   routes.get('/payment-requests/:id', (c) => {

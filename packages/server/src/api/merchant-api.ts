@@ -23,6 +23,11 @@ export interface ListQuery {
   cursor?: string;
   /** Items per page, at most 100. */
   perPage?: number;
+  /**
+   * A page number from 1, for the real service's numbered answer (`meta.current_page` of `meta.last_page`);
+   * sent as `current_page`, the name its payment-request list takes.
+   */
+  page?: number;
 }
 
 /** The payment operations of one merchant, authenticated by API key or OAuth connection. */
@@ -74,6 +79,7 @@ export function createMerchantApi(config: ApiConfig): MerchantApi {
           query: {
             [resolved.pagination.cursorParam]: query.cursor,
             [resolved.pagination.pageSizeParam]: query.perPage,
+            current_page: query.page,
           },
         },
         options,
