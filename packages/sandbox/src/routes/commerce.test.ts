@@ -156,7 +156,7 @@ describe('GET /v1/beneficiaries/{id}', () => {
 });
 
 describe('POST /v1/products', () => {
-  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  const post = (body: RequestInit['body'], headers: Record<string, string> = {}) =>
     fetch(`${sandbox.url}/v1/products`, {
       method: 'POST',
       headers: { 'x-business-api-key': sandbox.seed.apiKey, ...headers },
