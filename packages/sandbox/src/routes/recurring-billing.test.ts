@@ -1,0 +1,146 @@
+/**
+ * The recurring-billing routes and their checkout against a running sandbox, with raw HTTP: the rules of the
+ * real service's create body, the list filter, the not-found texts, the warning when a charge leaves out what
+ * the service requires, and the checkout's other outcomes (fail, no redirect, canceled, unknown).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call } from '../../../../test/support/sandbox-calls.js';
+import { startSandbox, type RunningSandbox } from '../index.js';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset'));
+
+const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
+
+async function saveCardRecord(extra: Record<string, unknown> = {}) {
+  const answer = await call(sandbox, 'POST', '/v1/recurring-billing', {
+    form: new URLSearchParams({
+      save_card: 'true',
+      name: 'Card on file',
+      amount: '20.00',
+      customer_email: 'ann@example.test',
+      ...extra,
+    } as Record<string, string>),
+  });
+  expect(answer.status).toBe(200);
+  return answer.body as { id: string; url: string; status: string };
+}
+
+const post = (url: string, body: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    redirect: 'manual',
+  });
+
+describe('POST /v1/recurring-billing', () => {
+  it('without save_card needs a start_date, and a custom cycle its repeat and frequency', async () => {
+    const answer = await call(sandbox, 'POST', '/v1/recurring-billing', {
+      json: { name: 'Coffee', amount: 5, cycle: 'custom', customer_email: 'ann@example.test' },
+    });
+    expect(answer.status).toBe(422);
+    // The field names, whichever form the 422 gives them in (paykit's list or the service's object by field).
+    const errors = answer.body.errors as { path: string }[] | Record<string, string[]>;
+    const paths = (Array.isArray(errors) ? errors.map((e) => e.path) : Object.keys(errors)).sort();
+    expect(paths).toEqual(['cycle_frequency', 'cycle_repeat', 'start_date']);
+  });
+
+  it('a subscription from a plan takes the plan name, amount and cycle; an unknown plan is 404', async () => {
+    const plan = await call(sandbox, 'POST', '/v1/subscription-plan', {
+      json: { name: 'Coffee club', amount: 9.9, currency: 'SGD', cycle: 'monthly' },
+    });
+    const made = await call(sandbox, 'POST', '/v1/recurring-billing', {
+      json: { plan_id: plan.body.id, customer_email: 'ann@example.test', start_date: '2030-01-01' },
+    });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({
+      business_recurring_plans_id: plan.body.id,
+      name: 'Coffee club',
+      amount: 9.9,
+      cycle: 'monthly',
+      save_card: 0,
+      times_to_be_charged: 1,
+      times_charged: 0,
+    });
+    const unknown = await call(sandbox, 'POST', '/v1/recurring-billing', {
+      json: { plan_id: UNKNOWN, customer_email: 'ann@example.test', start_date: '2030-01-01' },
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('GET, DELETE, charge', () => {
+  it('names the missing record as the spec (4.2) and the service (charge, delete) do', async () => {
+    expect((await call(sandbox, 'GET', `/v1/recurring-billing/${UNKNOWN}`)).body.message).toBe(
+      'Subscription plan record not found',
+    );
+    for (const [method, path] of [
+      ['DELETE', `/v1/recurring-billing/${UNKNOWN}`],
+      ['POST', `/v1/charge/recurring-billing/${UNKNOWN}`],
+    ] as const) {
+      const answer = await call(sandbox, method, path, { json: { amount: 1, currency: 'SGD' } });
+      expect(answer.status).toBe(404);
+      expect(answer.body.message).toBe('Recurring billing record not found');
+    }
+  });
+
+  it('lists by status (default active) and refuses a status the service does not name', async () => {
+    const record = await saveCardRecord();
+    expect((await call(sandbox, 'GET', '/v1/recurring-billing')).body.data).toEqual([]);
+    const scheduled = await call(sandbox, 'GET', '/v1/recurring-billing?status=scheduled');
+    expect(scheduled.body.data.map((r: { id: string }) => r.id)).toEqual([record.id]);
+    expect((await call(sandbox, 'GET', '/v1/recurring-billing?status=paused')).status).toBe(422);
+  });
+
+  it('a charge without currency uses the record and says so in X-Sandbox-Warning; with both, no warning', async () => {
+    const record = await saveCardRecord();
+    await post(record.url, 'card_number=4242424242424242&outcome=save');
+    const filled = await call(sandbox, 'POST', `/v1/charge/recurring-billing/${record.id}`, { json: { amount: 3 } });
+    expect(filled.status).toBe(200);
+    expect(filled.body).toMatchObject({ amount: 3, currency: 'sgd', status: 'succeeded' });
+    expect(filled.headers.get('x-sandbox-warning')).toBe(
+      'currency taken from the record; the real service requires them',
+    );
+    const full = await call(sandbox, 'POST', `/v1/charge/recurring-billing/${record.id}`, {
+      form: 'amount=4.50&currency=SGD',
+    });
+    expect(full.body).toMatchObject({ amount: 4.5, currency: 'sgd' });
+    expect(full.headers.get('x-sandbox-warning')).toBeNull();
+    const card = await call(sandbox, 'GET', `/v1/recurring-billing/${record.id}`);
+    expect(card.body).toMatchObject({ times_charged: 2, total_charge: 7.5 });
+  });
+});
+
+describe('the recurring-billing checkout', () => {
+  it('"Fail" goes back with status=failed and saves nothing', async () => {
+    const record = await saveCardRecord({ redirect_url: 'https://shop.test/back' });
+    const answer = await post(record.url, 'card_number=4242424242424242&outcome=failed');
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe(`https://shop.test/back?reference=${record.id}&status=failed`);
+    const card = await call(sandbox, 'GET', `/v1/recurring-billing/${record.id}`);
+    expect(card.body).toMatchObject({ status: 'scheduled', payment_method: null });
+  });
+
+  it('without redirect_url says the card is saved; a visa number reads as visa', async () => {
+    const record = await saveCardRecord();
+    const answer = await post(record.url, 'card_number=4242-4242-4242-4242&outcome=save');
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('Card saved');
+    const card = await call(sandbox, 'GET', `/v1/recurring-billing/${record.id}`);
+    expect(card.body.payment_method).toEqual({ card: { brand: 'visa', last4: '4242' } });
+  });
+
+  it('a canceled record saves no card (409) and an unknown id is 404', async () => {
+    const record = await saveCardRecord();
+    await call(sandbox, 'DELETE', `/v1/recurring-billing/${record.id}`);
+    const answer = await post(record.url, 'card_number=4242424242424242&outcome=save');
+    expect(answer.status).toBe(409);
+    expect(await answer.text()).toContain('This recurring billing was canceled.');
+    expect((await fetch(`${sandbox.url}/checkout/recurring-plan/${UNKNOWN}`)).status).toBe(404);
+  });
+});
