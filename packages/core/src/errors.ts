@@ -103,14 +103,16 @@ export interface PaykitErrorOptions {
  */
 export class PaykitError extends Error {
   override readonly name: string = 'PaykitError';
+  // `declare`: the constructor sets each of these; field declarations would only repeat the names in the bundle
+  // every shopper downloads (the browser build of the elements).
   /** Stable machine code: see the table on {@link ErrorCode}. */
-  readonly code: ErrorCode;
+  declare readonly code: ErrorCode;
   /** HTTP status this error came with or maps to, when there is one. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** Field errors, for `validation_failed`. */
-  readonly errors: readonly FieldError[] | undefined;
+  declare readonly errors: readonly FieldError[] | undefined;
   /** Seconds to wait before trying again, for `rate_limited`. */
-  readonly retryAfterSeconds: number | undefined;
+  declare readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: PaykitErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
