@@ -95,3 +95,35 @@ export function productJson(input: {
     ends_at: null,
   };
 }
+
+/**
+ * A subscription plan in the service's shape (its subscription-plan OpenAPI): `amount` and `price` both in
+ * major units (its list example carries both), `cycle_repeat`/`cycle_frequency` null unless the cycle is
+ * `custom`, dates without offset as its examples show them.
+ */
+export function subscriptionPlanJson(input: {
+  name: string;
+  description: string | null;
+  cycle: string;
+  cycleRepeat: number | null;
+  cycleFrequency: string | null;
+  currency: string;
+  amountMinor: number;
+  reference: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}) {
+  return {
+    name: input.name,
+    description: input.description,
+    cycle: input.cycle,
+    cycle_repeat: input.cycleRepeat,
+    cycle_frequency: input.cycleFrequency,
+    currency: input.currency.toLowerCase(),
+    price: minorToMajor(input.amountMinor),
+    amount: minorToMajor(input.amountMinor),
+    reference: input.reference,
+    created_at: isoWithoutOffset(input.createdAt),
+    updated_at: isoWithoutOffset(input.updatedAt),
+  };
+}

@@ -90,6 +90,9 @@ export const OPERATION_PAYLOADS = {
 
   'subscriptionPlans.create': body(subscriptionPlanCreateSchema, subscriptionPlanSchema, 'Subscription plan'),
   'subscriptionPlans.list': answer(listOf(subscriptionPlanSchema)),
+  'subscriptionPlans.get': answer(subscriptionPlanSchema),
+  'subscriptionPlans.update': body(subscriptionPlanCreateSchema, subscriptionPlanSchema, 'Subscription plan'),
+  'subscriptionPlans.delete': answer(noContent),
 
   'beneficiaries.get': answer(beneficiarySchema),
   'staff.get': answer(staffMemberSchema),

@@ -108,6 +108,15 @@ export const OPERATION_ROUTES = {
     encoding: 'json',
   },
   'subscriptionPlans.list': { ...list, path: '/v1/subscription-plan', scope: 'payments:read' },
+  'subscriptionPlans.get': { ...read, path: '/v1/subscription-plan/{id}', scope: 'payments:read' },
+  'subscriptionPlans.update': {
+    ...write('PUT'),
+    path: '/v1/subscription-plan/{id}',
+    scope: 'payments:create',
+    encoding: 'json',
+  },
+  // Deleting a plan is "cancel or delete" (payments:cancel), paykit's reading of 5.2.
+  'subscriptionPlans.delete': { ...write('DELETE'), path: '/v1/subscription-plan/{id}', scope: 'payments:cancel' },
 
   'beneficiaries.get': { ...read, path: '/v1/beneficiaries/{id}', scope: 'business:read' },
   'staff.get': { ...read, path: '/v1/staffs/{id}', scope: 'business:read' },

@@ -32,6 +32,16 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
+/**
+ * The fields a 422 names, whichever shape its `errors` has: paykit's list of `{ path }` or the service's object
+ * of field names (both occur while the sandbox's error shape moves to the service's).
+ */
+const paths = (body: { errors?: unknown }): string[] =>
+  (Array.isArray(body.errors)
+    ? (body.errors as { path: string }[]).map((e) => e.path)
+    : Object.keys((body.errors ?? {}) as object)
+  ).sort();
+
 const ledgerOf = (transferId: string) =>
   sandbox.context.state.ledger.entries.filter((e) => e.transferId === transferId);
 
@@ -77,18 +87,17 @@ describe('POST /v1/transfers/estimate', () => {
   it('names the missing fields, an unknown beneficiary and an unknown currency', async () => {
     const missing = await call(sandbox, 'POST', '/v1/transfers/estimate', { json: { beneficiary_id: sgdBeneficiary } });
     expect(missing.status).toBe(422);
-    expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
-      'source_amount',
-      'source_currency',
-    ]);
+    expect(paths(missing.body)).toEqual(['source_amount', 'source_currency']);
     const stranger = await call(sandbox, 'POST', '/v1/transfers/estimate', {
       json: { beneficiary_id: 'nobody', source_currency: 'sgd', source_amount: 1 },
     });
-    expect(stranger).toMatchObject({ status: 422, body: { errors: [{ path: 'beneficiary_id' }] } });
+    expect(stranger.status).toBe(422);
+    expect(paths(stranger.body)).toEqual(['beneficiary_id']);
     const exotic = await call(sandbox, 'POST', '/v1/transfers/estimate', {
       json: { beneficiary_id: sgdBeneficiary, source_currency: 'xyz', source_amount: 1 },
     });
-    expect(exotic).toMatchObject({ status: 422, body: { errors: [{ path: 'source_currency' }] } });
+    expect(exotic.status).toBe(422);
+    expect(paths(exotic.body)).toEqual(['source_currency']);
   });
 });
 
@@ -212,8 +221,7 @@ describe('POST /v1/products', () => {
     bad.append('quantity', 'lots');
     const refused = await post(bad);
     expect(refused.status).toBe(422);
-    const body = (await refused.json()) as { errors: { path: string }[] };
-    expect(body.errors.map((e) => e.path).sort()).toEqual(['price', 'quantity']);
+    expect(paths((await refused.json()) as { errors?: unknown })).toEqual(['price', 'quantity']);
   });
 
   it('keeps the body limit for multipart bodies, declared or chunked', async () => {

@@ -10,6 +10,7 @@ import {
   savedCardChargeSchema,
   subscriptionPlanCreateSchema,
   toErrorBody,
+  type SubscriptionPlanCreateOutput,
 } from '@paykit/core';
 import type * as z from 'zod';
 import { Hono } from 'hono';
@@ -20,7 +21,7 @@ import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import { newId } from '../ids.js';
 import { paginate, readPageSize } from '../paginate.js';
-import { chargeJson } from '../serialize.js';
+import { chargeJson, subscriptionPlanJson } from '../serialize.js';
 import type { ChargeRecord } from '../state.js';
 
 /** Parses a body with a core schema, or 422 with field errors. */
@@ -191,18 +192,53 @@ export function moneyRoutes(sandbox: SandboxContext) {
     return c.json(chargeJson(charge));
   });
 
-  routes.post('/subscription-plan', async (c) => {
-    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, 'Subscription plan');
-    const plan = state.resources.add('subscription_plans', c.get('caller').business.id, {
-      ...input,
-      currency: input.currency.toLowerCase(),
-      created_at: isoWithoutOffset(new Date()),
+  /** A plan's record from a validated body; `createdAt` kept on an update. */
+  const planRecord = (input: SubscriptionPlanCreateOutput, currency: string, createdAt: Date) =>
+    subscriptionPlanJson({
+      name: input.name,
+      description: input.description ?? null,
+      cycle: input.cycle,
+      cycleRepeat: input.cycle_repeat ?? null,
+      cycleFrequency: input.cycle_frequency ?? null,
+      currency: input.currency ?? currency,
+      amountMinor: minorOf(input.amount),
+      reference: input.reference ?? null,
+      createdAt,
+      updatedAt: new Date(),
     });
-    return c.json(plan, 201);
+  const plan = (id: string, businessId: string) => {
+    const found = state.resources.get('subscription_plans', id, businessId);
+    if (!found) throw notFound('Subscription plan not found');
+    return found;
+  };
+  // The service's create answers 200 with the plan (its subscription-plan OpenAPI), not 201.
+  routes.post('/subscription-plan', async (c) => {
+    const business = c.get('caller').business;
+    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, 'Subscription plan');
+    return c.json(
+      state.resources.add('subscription_plans', business.id, planRecord(input, business.currency, new Date())),
+    );
   });
   routes.get('/subscription-plan', (c) =>
     c.json(listPage(state.resources.list('subscription_plans', c.get('caller').business.id), c.req.query())),
   );
+  routes.get('/subscription-plan/:id', (c) => c.json(plan(c.req.param('id'), c.get('caller').business.id)));
+  // An update takes the whole plan again, as the service's does; existing subscriptions are not changed.
+  routes.put('/subscription-plan/:id', async (c) => {
+    const business = c.get('caller').business;
+    const found = plan(c.req.param('id'), business.id);
+    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, 'Subscription plan');
+    const createdAt = new Date(`${String(found.created_at)}Z`);
+    const updated = planRecord(input, String(found.currency), createdAt);
+    // The stored date has no offset (UTC): it is kept as written.
+    Object.assign(found, updated, { created_at: found.created_at });
+    return c.json(found);
+  });
+  routes.delete('/subscription-plan/:id', (c) => {
+    plan(c.req.param('id'), c.get('caller').business.id);
+    state.resources.delete('subscription_plans', c.req.param('id'));
+    return c.body(null, 204);
+  });
 
   return routes;
 }

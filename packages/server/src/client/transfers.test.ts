@@ -57,3 +57,24 @@ describe('payments client: transfers', () => {
     ).rejects.toMatchObject({ code: 'validation_failed', errors: [{ path: 'source_amount' }] });
   });
 });
+
+describe('payments client: subscription plans', () => {
+  it('creates a custom-cycle plan, reads, updates and deletes it', async () => {
+    const plan = await client.subscriptionPlans.create({
+      name: 'Every 3 days',
+      amount: '4.00',
+      cycle: 'custom',
+      cycle_repeat: 3,
+      cycle_frequency: 'day',
+    });
+    expect(plan).toMatchObject({ cycle: 'custom', cycle_repeat: 3, cycle_frequency: 'day', amount: 4 });
+    expect(await client.subscriptionPlans.get(plan.id)).toEqual(plan);
+    const updated = await client.subscriptionPlans.update(plan.id, { name: 'Weekly', amount: 5, cycle: 'weekly' });
+    expect(updated).toMatchObject({ id: plan.id, cycle: 'weekly', cycle_repeat: null, amount: 5 });
+    await client.subscriptionPlans.delete(plan.id);
+    await expect(client.subscriptionPlans.get(plan.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      client.subscriptionPlans.create({ name: 'x', amount: 1, cycle: 'custom', cycle_frequency: 'week' }),
+    ).rejects.toMatchObject({ code: 'validation_failed', errors: [{ path: 'cycle_repeat' }] });
+  });
+});
