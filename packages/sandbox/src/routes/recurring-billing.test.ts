@@ -74,6 +74,18 @@ describe('POST /v1/recurring-billing', () => {
   });
 });
 
+describe('undocumented fields', () => {
+  it('are ignored, not refused, and named in X-Sandbox-Warning', async () => {
+    const answer = await call(sandbox, 'POST', '/v1/recurring-billing', {
+      json: { save_card: true, name: 'Card', amount: 5, customer_email: 'ann@example.test', amout: 6 },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.amount).toBe(5);
+    expect(answer.body).not.toHaveProperty('amout');
+    expect(answer.headers.get('x-sandbox-warning')).toBe('ignored unknown field "amout"');
+  });
+});
+
 describe('GET, DELETE, charge', () => {
   it('names the missing record as the spec (4.2) and the service (charge, delete) do', async () => {
     expect((await call(sandbox, 'GET', `/v1/recurring-billing/${UNKNOWN}`)).body.message).toBe(

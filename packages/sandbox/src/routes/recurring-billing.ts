@@ -12,6 +12,7 @@ import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import { paginate, readPageSize } from '../paginate.js';
+import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
 import { chargeSavedCard, createSavedCardRecord, minorOf, type SavedCardJson } from '../saved-cards.js';
 
 /** The header that tells a developer what the sandbox did that the real service would not. */
@@ -33,7 +34,10 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
 
   routes.post('/recurring-billing', async (c) => {
     const businessId = c.get('caller').business.id;
-    const input = await parse(savedCardCreateSchema, c.req.raw, 'Recurring billing');
+    const raw = await readBody(c.req.raw);
+    const input = check(savedCardCreateSchema, raw, 'Recurring billing');
+    // Undocumented fields are ignored, as the service does, and named so that a typo is seen.
+    warnUnknownFields(c, unknownFields(raw, Object.keys(savedCardCreateSchema.shape)));
     let plan: SavedCardJson | undefined;
     if (input.plan_id) {
       plan = state.resources.get('subscription_plans', input.plan_id, businessId);
@@ -82,7 +86,7 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
   routes.post('/charge/recurring-billing/:id', async (c) => {
     const businessId = c.get('caller').business.id;
     const found = record(c.req.param('id'), businessId, 'Recurring billing record not found');
-    const input = await parse(savedCardChargeSchema, c.req.raw, 'Charge');
+    const input = check(savedCardChargeSchema, await readBody(c.req.raw), 'Charge');
     const filled = [input.amount === undefined && 'amount', input.currency === undefined && 'currency'].filter(
       (name): name is string => typeof name === 'string',
     );
@@ -103,9 +107,9 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
   return routes;
 }
 
-/** Parses a body with a core schema, or answers 422 with the field errors. */
-async function parse<S extends z.ZodType>(schema: S, request: Request, what: string): Promise<z.output<S>> {
-  const parsed = schema.safeParse(await readBody(request));
+/** Checks a body with a core schema, or answers 422 with the field errors. */
+function check<S extends z.ZodType>(schema: S, input: Record<string, unknown>, what: string): z.output<S> {
+  const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const body = toErrorBody(parsed.error, what);
   throw new SandboxError(422, body.message, body.code, body.errors);
