@@ -40,7 +40,7 @@ function payButton(element: PayButtonConfig): void {
     say(
       'error',
       element,
-      ` has no checkout-origins (received ${quoted(element.checkoutOrigins)}), so a click sends nothing. ` +
+      ` has no checkout-origins (received ${quoted(element.checkoutOrigins || undefined)}), so a click sends nothing. ` +
         `Set it to the origin of the payment service's checkout: checkout-origins="${CHECKOUT_EXAMPLE}" ` +
         "(for the local sandbox, the sandbox's own URL, such as http://127.0.0.1:4010).",
     );

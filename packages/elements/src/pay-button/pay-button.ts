@@ -51,8 +51,11 @@ export class PaykitPayButton extends BusyButton {
   declare reference?: string;
   /** On a platform's page: the connected merchant's business id. */
   declare merchant?: string;
-  /** Space-separated origins the checkout may be on, such as `https://checkout.example`. Required. */
-  declare checkoutOrigins?: string;
+  /**
+   * Space-separated origins the checkout may be on, such as `https://checkout.example`. Required: without it a
+   * click sends nothing (`unsafe_url`), since the browser cannot know the payment service's checkout host.
+   */
+  declare checkoutOrigins: string;
 
   protected get defaultLabel(): string {
     return text(this).pay;
@@ -60,7 +63,7 @@ export class PaykitPayButton extends BusyButton {
 
   constructor() {
     super();
-    this.endpoint = '';
+    this.endpoint = this.checkoutOrigins = '';
   }
 
   /** The shopper's choice as the attributes describe it. */
