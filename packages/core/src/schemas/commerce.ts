@@ -3,7 +3,17 @@
  * operations but shows no shapes; these are paykit's (and its sandbox's), kept small and parsed leniently.
  */
 import * as z from 'zod';
-import { amount, booleanish, email, id, recordCurrency, recordMoney, requestCurrency } from './fields.js';
+import {
+  amount,
+  booleanish,
+  email,
+  id,
+  isoDate,
+  recordCurrency,
+  recordMoney,
+  requestCurrency,
+  webUrl,
+} from './fields.js';
 
 const name = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 
@@ -73,26 +83,88 @@ export const productSchema = z.looseObject({
 /** A product. */
 export type Product = z.output<typeof productSchema>;
 
-/** The body of `POST /v1/invoices`. */
-export const invoiceCreateSchema = z.strictObject({
-  customer_email: email,
-  amount,
-  currency: requestCurrency,
-  description: z.string().max(2000).optional(),
-  due_date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-22')
-    .optional(),
-});
+/** How an invoice is priced: by an amount, or by products (the sandbox invoices by amount only). */
+export const invoicePaymentBy = ['amount', 'product'] as const;
+
+/**
+ * The body of `POST /v1/invoices`, as the service documents it (its invoices OpenAPI): `invoice_date`,
+ * `currency`, `amount` and `payment_by` with a `customer` (`name`, `email`) or a `customer_id`;
+ * `invoice_number` when `auto_invoice_number` is off. paykit's earlier body, `customer_email` with `amount` and
+ * `currency`, is still taken (its `invoice_date` is today and its `payment_by` `amount`). Partial payments,
+ * discounts, recipients and invoicing by product are not taken by the sandbox.
+ */
+export const invoiceCreateSchema = z
+  .strictObject({
+    customer: z
+      .strictObject({
+        name: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+        email,
+      })
+      .optional(),
+    customer_id: z.string().min(1).max(255).optional(),
+    customer_email: email.optional(),
+    invoice_date: isoDate.optional(),
+    due_date: isoDate.optional(),
+    auto_invoice_number: flag.optional(),
+    invoice_number: z.string().min(1).max(255, 'must be at most 255 characters').optional(),
+    currency: requestCurrency,
+    payment_methods: z.array(z.string().min(1).max(100)).max(50).optional(),
+    amount,
+    subtotal: amount.optional(),
+    payment_by: z
+      .enum(invoicePaymentBy, { error: `must be one of ${invoicePaymentBy.join(', ')}` })
+      .refine((by) => by === 'amount', 'must be amount: the sandbox does not invoice by product')
+      .optional(),
+    tax_setting: z.string().max(255).optional(),
+    send_email: flag.optional(),
+    webhook: webUrl.optional(),
+    reference: z.string().max(255, 'must be at most 255 characters').optional(),
+    description: z.string().max(2000).optional(),
+    footer: z.string().max(2000).optional(),
+    allow_partial_payments: flag.optional(),
+  })
+  .superRefine((invoice, ctx) => {
+    // paykit's earlier body has customer_email and neither of the service's invoice_date and payment_by;
+    // a message names the field in the dialect the body speaks.
+    const earlier =
+      invoice.customer_email !== undefined || (invoice.invoice_date === undefined && invoice.payment_by === undefined);
+    if (invoice.customer === undefined && invoice.customer_id === undefined && invoice.customer_email === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [earlier ? 'customer_email' : 'customer'],
+        message: earlier ? 'is required' : 'is required when customer_id is not present',
+      });
+    }
+    if (!earlier && invoice.invoice_date === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['invoice_date'], message: 'is required' });
+    }
+    if (!earlier && invoice.payment_by === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['payment_by'], message: 'is required' });
+    }
+    if (invoice.auto_invoice_number === false && invoice.invoice_number === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['invoice_number'], message: 'is required when auto_invoice_number is 0' });
+    }
+    if (
+      invoice.due_date !== undefined &&
+      invoice.invoice_date !== undefined &&
+      invoice.due_date < invoice.invoice_date
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['due_date'], message: 'must be on or after invoice_date' });
+    }
+  });
 
 /** What goes into {@link invoiceCreateSchema}. */
 export type InvoiceCreateInput = z.input<typeof invoiceCreateSchema>;
 
-/** An invoice. */
+/** An invoice. The service documents no answer for it; the sandbox's echoes the request's fields. */
 export const invoiceSchema = z.looseObject({
   id,
   status: z.string(),
-  customer_email: z.string(),
+  customer: z.looseObject({ name: z.string().nullish(), email: z.string().nullish() }).nullish(),
+  customer_id: z.string().nullish(),
+  invoice_number: z.string().nullish(),
+  invoice_date: z.string().nullish(),
+  due_date: z.string().nullish(),
   amount: recordMoney,
   currency: recordCurrency,
   url: z.string().nullish(),

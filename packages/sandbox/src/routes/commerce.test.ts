@@ -253,3 +253,65 @@ describe('POST /v1/products', () => {
     expect(broken.status).toBe(400);
   });
 });
+
+describe('POST /v1/invoices', () => {
+  it('takes the service’s body and echoes it, numbered and pending', async () => {
+    const created = await call(sandbox, 'POST', '/v1/invoices', {
+      json: {
+        customer: { name: 'Ann Lee', email: 'ann@example.test' },
+        invoice_date: '2026-11-23',
+        due_date: '2026-12-07',
+        currency: 'SGD',
+        amount: 120,
+        payment_by: 'amount',
+        payment_methods: ['paynow_online'],
+        reference: 'Consulting, November',
+        send_email: 0,
+      },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      customer: { name: 'Ann Lee', email: 'ann@example.test' },
+      invoice_number: expect.stringMatching(/^INV-\d{6}$/),
+      invoice_date: '2026-11-23',
+      due_date: '2026-12-07',
+      currency: 'sgd',
+      amount: 120,
+      payment_by: 'amount',
+      payment_methods: ['paynow_online'],
+      reference: 'Consulting, November',
+      send_email: false,
+      status: 'pending',
+    });
+    const found = await call(sandbox, 'GET', '/v1/invoices?customer_email=ann@example.test&status=pending');
+    expect(found.body.data.map((i: { id: string }) => i.id)).toEqual([created.body.id]);
+  });
+
+  it('names what the service requires, and still takes paykit’s earlier customer_email body', async () => {
+    const bare = await call(sandbox, 'POST', '/v1/invoices', {
+      json: { invoice_date: '2026-11-23', currency: 'SGD', amount: 5 },
+    });
+    expect(bare.status).toBe(422);
+    expect(paths(bare.body)).toEqual(['customer', 'payment_by']);
+    const nobody = await call(sandbox, 'POST', '/v1/invoices', { json: { currency: 'SGD', amount: 5 } });
+    expect(paths(nobody.body)).toEqual(['customer_email']);
+    const numbered = await call(sandbox, 'POST', '/v1/invoices', {
+      json: {
+        customer_id: 'c1',
+        invoice_date: '2026-11-23',
+        currency: 'SGD',
+        amount: 5,
+        payment_by: 'amount',
+        auto_invoice_number: 0,
+      },
+    });
+    expect(paths(numbered.body)).toEqual(['invoice_number']);
+    const earlier = await call(sandbox, 'POST', '/v1/invoices', {
+      json: { customer_email: 'bo@example.test', amount: 7, currency: 'SGD' },
+    });
+    expect(earlier).toMatchObject({
+      status: 200,
+      body: { customer: { email: 'bo@example.test' }, payment_by: 'amount', status: 'pending' },
+    });
+  });
+});

@@ -70,18 +70,51 @@ export function commerceRoutes(sandbox: SandboxContext) {
     return c.body(null, 204);
   });
 
+  // The service answers its invoice create with 200 and documents no body; the sandbox echoes the invoice.
   routes.post('/invoices', async (c) => {
+    const business = c.get('caller').business;
     const input = await parseBody(invoiceCreateSchema, c.req.raw, 'Invoice');
-    const invoice = state.resources.add('invoices', c.get('caller').business.id, {
-      ...input,
-      currency: input.currency.toLowerCase(),
-      status: 'open',
+    const today = new Date().toISOString().slice(0, 10);
+    const count = state.resources.list('invoices', business.id).length;
+    const at = isoWithOffset(new Date());
+    const invoice = state.resources.add('invoices', business.id, {
+      customer: input.customer ?? (input.customer_email ? { name: null, email: input.customer_email } : null),
+      customer_id: input.customer_id ?? null,
+      invoice_number: input.invoice_number ?? `INV-${String(count + 1).padStart(6, '0')}`,
+      invoice_date: input.invoice_date ?? today,
+      due_date: input.due_date ?? null,
+      currency: (input.currency ?? business.currency).toLowerCase(),
+      amount: input.amount,
+      subtotal: input.subtotal ?? input.amount,
+      payment_by: input.payment_by ?? 'amount',
+      payment_methods: input.payment_methods ?? [],
+      tax_setting: input.tax_setting ?? null,
+      send_email: input.send_email ?? false,
+      reference: input.reference ?? null,
+      description: input.description ?? null,
+      footer: input.footer ?? null,
+      allow_partial_payments: input.allow_partial_payments ?? false,
+      // The service's invoice statuses are draft, sent, pending, overdue and paid; a new one waits for payment.
+      status: 'pending',
       url: null,
-      created_at: now(),
+      created_at: at,
+      updated_at: at,
     });
-    return c.json(invoice, 201);
+    return c.json(invoice);
   });
-  routes.get('/invoices', (c) => list('invoices')(c));
+  // The service filters its invoice list by customer email, status and reference.
+  routes.get('/invoices', (c) => {
+    const { customer_email: customerEmail, status, reference } = c.req.query();
+    const kept = state.resources
+      .list('invoices', c.get('caller').business.id)
+      .filter(
+        (i) =>
+          (customerEmail === undefined || (i.customer as { email?: string } | null)?.email === customerEmail) &&
+          (status === undefined || i.status === status) &&
+          (reference === undefined || i.reference === reference),
+      );
+    return c.json(listPage(kept, c.req.query()));
+  });
   routes.get('/orders', (c) => list('orders')(c));
 
   routes.post('/customers', async (c) => {
