@@ -35,7 +35,7 @@ export async function readBody(request: Request, options: { form?: boolean } = {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded' && options.form !== false) {
     try {
-      return decodeForm(new URLSearchParams(text));
+      return nestBrackets(decodeForm(new URLSearchParams(text)));
     } catch (error) {
       if (isPaykitError(error)) throw new SandboxError(error.status ?? 400, error.message, error.code, error.errors);
       throw error;
@@ -59,6 +59,48 @@ export async function readBody(request: Request, options: { form?: boolean } = {
     throw new SandboxError(400, 'The body must be a JSON object', 'invalid_json');
   }
   return value as Record<string, unknown>;
+}
+
+/** `name[key]`: one level of nesting, the form encoding the real service takes for `address` and `metadata`. */
+const BRACKETED = /^([^[\]]+)\[([^[\]]+)\]$/;
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Turns `address[line1]=...&address[city]=...` into `{ address: { line1, city } }`, as a JSON body would send
+ * it, so that a field reads the same either way. A name used both plain and bracketed is a duplicate (400), and
+ * `__proto__`-like keys are refused as `decodeForm` refuses them at the top level.
+ */
+export function nestBrackets(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(fields)) {
+    const match = BRACKETED.exec(key);
+    if (!match) {
+      if (key in out) throw duplicate(key);
+      out[key] = value;
+      continue;
+    }
+    const [, name, inner] = match as unknown as [string, string, string];
+    if (FORBIDDEN.has(name) || FORBIDDEN.has(inner)) {
+      throw new SandboxError(422, `Form field "${key}" is not allowed`, 'validation_failed', [
+        { path: key, message: 'is not allowed' },
+      ]);
+    }
+    const group = out[name] ?? (out[name] = Object.create(null) as Record<string, unknown>);
+    if (typeof group !== 'object' || group === null || Array.isArray(group) || inner in group) throw duplicate(name);
+    (group as Record<string, unknown>)[inner] = value;
+  }
+  // Plain objects again (zod and JSON handle prototype-less ones, but callers may spread or compare them).
+  return Object.fromEntries(
+    Object.entries(out).map(([key, value]) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) ? [key, { ...value }] : [key, value],
+    ),
+  );
+}
+
+function duplicate(name: string): SandboxError {
+  return new SandboxError(400, `Form field "${name}" appears more than once`, 'duplicate_parameter', [
+    { path: name, message: 'appears more than once' },
+  ]);
 }
 
 function tooLarge(): SandboxError {

@@ -117,6 +117,30 @@ describe('POST /v1/payment-requests', () => {
     expect(body.send_email).toBe(true);
   });
 
+  it('reads address[...] and metadata[...] from a form body as a JSON body sends them', async () => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=5&currency=SGD&address[line1]=1+Main+St&address[city]=Singapore&address[state]=Central&address[country]=SG&address[postal_code]=179030&metadata[car_model]=toyota',
+    });
+    expect(status).toBe(200);
+    expect(body.address).toEqual({
+      line1: '1 Main St',
+      city: 'Singapore',
+      state: 'Central',
+      country: 'SG',
+      postal_code: '179030',
+    });
+    expect(body.metadata).toEqual({ car_model: 'toyota' });
+    const twice = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=5&currency=SGD&metadata=x&metadata[a]=b',
+    });
+    expect([twice.status, twice.body.code]).toEqual([400, 'duplicate_parameter']);
+    const hostile = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=5&currency=SGD&metadata[__proto__]=x',
+    });
+    expect(hostile.status).toBe(422);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
   it('refuses a documented field with a wrong value, naming it', async () => {
     const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
       json: {
