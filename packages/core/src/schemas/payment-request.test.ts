@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeForm } from '../form.js';
 import { toErrorBody } from '../validation.js';
+import { paymentRequestCreateBodySchema } from './payment-request-body.js';
 import { paymentRequestCreateSchema, paymentRequestSchema } from './payment-request.js';
 
 const valid = { amount: 12.5, currency: 'sgd' };
@@ -96,6 +97,66 @@ describe('paymentRequestCreateSchema', () => {
   it('refuses repeated and malformed payment methods', () => {
     expect(fieldErrors({ ...valid, payment_methods: ['card', 'card'] })[0]?.message).toBe('must not repeat a method');
     expect(fieldErrors({ ...valid, payment_methods: ['<script>'] })[0]?.path).toBe('payment_methods.0');
+  });
+});
+
+describe("the real service's documented fields", () => {
+  it('are accepted and normalised: booleans from text, Singapore times, delays, address, metadata', () => {
+    const out = paymentRequestCreateSchema.parse({
+      ...valid,
+      name: 'Harvey Friesen',
+      phone: '+65 9123 4567',
+      reference_number: 'R-1',
+      send_email: 'true',
+      send_sms: false,
+      add_admin_fee: '0',
+      expiry_date: '2030-05-26 15:10:00',
+      expires_after: '5 minutes',
+      address: { line1: '1 Main St', city: 'Singapore', state: 'Central', country: 'SG', postal_code: '179030' },
+      metadata: { car_model: 'toyota' },
+      staff_id: '98888a24-d6b2-430d-9063-d2be76d443cd',
+    });
+    expect(out).toMatchObject({ send_email: true, send_sms: false, add_admin_fee: false, expires_after: '5 minutes' });
+  });
+
+  it('are refused with a reason when malformed', () => {
+    const paths = (input: Record<string, unknown>) => fieldErrors({ ...valid, ...input }).map((e) => e.path);
+    expect(paths({ expiry_date: '2030-05-26T15:10:00' })).toEqual(['expiry_date']);
+    expect(paths({ expiry_date: '2030-02-31 25:00:00' })).toEqual(['expiry_date']);
+    expect(paths({ expires_after: '30 seconds' })).toEqual(['expires_after']);
+    expect(paths({ send_sms: 'yes' })).toEqual(['send_sms']);
+    expect(paths({ address: { line1: 'x' } })).toEqual([
+      'address.city',
+      'address.state',
+      'address.country',
+      'address.postal_code',
+    ]);
+    expect(paths({ metadata: { k: 'v'.repeat(501) } })).toEqual(['metadata.k']);
+    expect(paths({ metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) })).toEqual([
+      'metadata',
+    ]);
+    expect(paths({ staff_id: 'staff-1' })).toEqual(['staff_id']);
+    expect(paths({ reference_number: 'r'.repeat(256) })).toEqual(['reference_number']);
+  });
+});
+
+describe('paymentRequestCreateBodySchema (what the operation sends)', () => {
+  it('keeps a field nobody documents, where the strict schema refuses it', () => {
+    const body = { ...valid, reference_number: 'R-1', future_field: 'x' };
+    expect(paymentRequestCreateSchema.safeParse(body).success).toBe(false);
+    expect(paymentRequestCreateBodySchema.parse(body)).toEqual({
+      amount: 12.5,
+      currency: 'SGD',
+      reference_number: 'R-1',
+      future_field: 'x',
+    });
+  });
+
+  it('still validates the known fields and the commission rules', () => {
+    expect(paymentRequestCreateBodySchema.safeParse({ ...valid, send_sms: 'yes', extra: 1 }).success).toBe(false);
+    expect(
+      paymentRequestCreateBodySchema.safeParse({ ...valid, platform_commission_amount: 20, extra: 1 }).success,
+    ).toBe(false);
   });
 });
 
