@@ -7,6 +7,7 @@
  * bundle Lit. npm users import the per-element entries that `tsc` builds instead.
  */
 import { defineConfig } from 'vite';
+import { scriptTagOutput } from './script-tag-minify.js';
 
 export default defineConfig(({ mode }) => {
   const development = mode.startsWith('development');
@@ -23,8 +24,9 @@ export default defineConfig(({ mode }) => {
       minify: true,
       rolldownOptions: {
         output: {
-          // Library mode keeps ES output's whitespace for re-bundlers; this file is shipped to pages as is.
-          minify: true,
+          // Library mode keeps ES output's whitespace for re-bundlers; this file is shipped to pages as is. The
+          // development files stay readable (Lit's dev mode, the diagnostics): minified, but without renamed properties.
+          ...(development ? { minify: true } : scriptTagOutput),
           // After minification (postBanner), which would drop a plain banner.
           postBanner: development
             ? `/*! @paykit/elements ${fileName}: DEVELOPMENT build, with console diagnostics. Use paykit${iife ? '.iife' : ''}.js in production. */`
