@@ -21,9 +21,29 @@ export interface LedgerEntry {
   currency: string;
 }
 
-/** The fee on a charge of `amountMinor`. */
+/** The sandbox's processing fee: a fixed part and a rate, as the service's charges name them. */
+export const PROCESSING_FEE = { fixedMinor: 50, ratePercent: 3.4 } as const;
+
+/**
+ * The parts of the fee on a charge of `amountMinor`, in the service's charge fields: `fixed_fee`, and
+ * `discount_fee` at `discount_fee_rate` percent (its example: 70.56 at 3.65% is 2.57, plus 0.60 fixed).
+ */
+export function processingFeeParts(amountMinor: number): {
+  fixedMinor: number;
+  rateMinor: number;
+  ratePercent: number;
+} {
+  return {
+    fixedMinor: PROCESSING_FEE.fixedMinor,
+    rateMinor: Math.round((amountMinor * PROCESSING_FEE.ratePercent) / 100),
+    ratePercent: PROCESSING_FEE.ratePercent,
+  };
+}
+
+/** The fee on a charge of `amountMinor`: what the ledger debits, the sum of {@link processingFeeParts}. */
 export function processingFeeMinor(amountMinor: number): number {
-  return Math.round(amountMinor * 0.034) + 50;
+  const parts = processingFeeParts(amountMinor);
+  return parts.fixedMinor + parts.rateMinor;
 }
 
 /**

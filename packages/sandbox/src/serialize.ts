@@ -3,6 +3,7 @@
  */
 import { formatMinor, minorToMajor } from '@paykit/core';
 import { isoWithOffset, isoWithoutOffset } from './clock.js';
+import { processingFeeParts } from './ledger.js';
 import type { ChargeRecord, PaymentRequestRecord } from './state.js';
 
 /** A payment request as JSON: `amount` a two-decimal string, dates without offset, `url` to the checkout page. */
@@ -27,14 +28,24 @@ export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: stri
   };
 }
 
-/** A charge as JSON. */
+/**
+ * A charge as JSON, with the fee and currency fields the service's charges carry: `home_currency` and
+ * `exchange_rate` (the sandbox settles a charge in its own currency, as its ledger credits it, so the rate is
+ * 1), and the processing fee the ledger debits as `fixed_fee` + `discount_fee` at `discount_fee_rate` percent.
+ */
 export function chargeJson(record: ChargeRecord) {
+  const fee = processingFeeParts(record.amountMinor);
   return {
     id: record.id,
     payment_request_id: record.paymentRequestId,
     business_id: record.businessId,
     amount: minorToMajor(record.amountMinor),
     currency: record.currency,
+    home_currency: record.currency.toLowerCase(),
+    exchange_rate: '1.00000',
+    fixed_fee: minorToMajor(fee.fixedMinor),
+    discount_fee: minorToMajor(fee.rateMinor),
+    discount_fee_rate: fee.ratePercent,
     status: record.status,
     payment_method: record.paymentMethod,
     created_at: isoWithoutOffset(record.createdAt),

@@ -17,6 +17,13 @@ export const chargeSchema = z.looseObject({
   payment_request_id: z.string().nullish(),
   payment_method: z.string().nullish(),
   business_id: z.string().nullish(),
+  // The fee and currency fields of the service's charges: the currency it settles in and at what rate, and the
+  // processing fee as a fixed part plus `discount_fee` at `discount_fee_rate` percent.
+  home_currency: recordCurrency.optional(),
+  exchange_rate: z.union([z.string(), z.number()]).transform(String).nullish(),
+  fixed_fee: z.number().optional(),
+  discount_fee: z.number().optional(),
+  discount_fee_rate: z.number().optional(),
   created_at: dateTime.optional(),
 });
 
