@@ -4,7 +4,13 @@
  * /v1/recurring-billing/{id}` answers, kept in the resource store under `saved_cards`. Shapes the spec does
  * not show follow the real service's OpenAPI; the sandbox README lists each choice.
  */
-import { minorToMajor, parseAmount, type savedCardCreateSchema } from '@paykit/core';
+import {
+  minorToMajor,
+  parseAmount,
+  SAVE_CARD_WITH_PLAN,
+  type savedCardCreateSchema,
+  type savedCardUpdateSchema,
+} from '@paykit/core';
 import type * as z from 'zod';
 import { isoWithoutOffset } from './clock.js';
 import type { SandboxContext } from './context.js';
@@ -17,6 +23,7 @@ import type { ChargeRecord } from './state.js';
 export type SavedCardJson = Record<string, unknown> & { id: string };
 
 type CreateInput = z.output<typeof savedCardCreateSchema>;
+type UpdateInput = z.output<typeof savedCardUpdateSchema>;
 
 /** The path, under the sandbox's origin, of a record's checkout (the real one is `.../recurring-plan/{id}`). */
 export const recurringCheckoutPath = (id: string): string => `/checkout/recurring-plan/${encodeURIComponent(id)}`;
@@ -72,6 +79,58 @@ export function createSavedCardRecord(
     payment_method: null,
     ...(input.webhook ? { webhook: input.webhook } : {}),
   });
+}
+
+/**
+ * Applies a validated update body (the service's "Update Recurring Billing"). A `plan_id` takes the plan's
+ * cycle and amount (the service: "it will update cycle, cycle_repeat, cycle_frequency and amount with the
+ * values from Subscription plan") and is refused on a saved-card record with the service's text; otherwise
+ * each field given replaces the record's. `start_date` and `start_date_method` are checked and not stored
+ * (the record of 2.3 has no such field). A canceled record is not changed (409).
+ */
+export function updateSavedCardRecord(
+  record: SavedCardJson,
+  input: UpdateInput,
+  plan: SavedCardJson | undefined,
+): SavedCardJson {
+  if (record.status === 'canceled') throw new SandboxError(409, 'This recurring billing was canceled', 'conflict');
+  const saveCard = input.save_card ?? input.save_payment_method;
+  if (input.plan_id && (record.save_card === 1 || saveCard === true)) {
+    throw new SandboxError(422, SAVE_CARD_WITH_PLAN, 'validation_failed', [
+      { path: 'save_card', message: SAVE_CARD_WITH_PLAN },
+    ]);
+  }
+  const set = (field: string, value: unknown) => {
+    if (value !== undefined) record[field] = value;
+  };
+  if (plan) {
+    record.business_recurring_plans_id = plan.id;
+    for (const field of ['cycle', 'cycle_repeat', 'cycle_frequency', 'amount']) set(field, plan[field] ?? null);
+    set('price', plan.amount);
+  }
+  set('name', input.name);
+  set('description', input.description);
+  set('payment_methods', input.payment_methods);
+  if (input.cycle !== undefined) {
+    record.cycle = input.cycle;
+    record.cycle_repeat = input.cycle === 'custom' ? (input.cycle_repeat ?? null) : null;
+    record.cycle_frequency = input.cycle === 'custom' ? (input.cycle_frequency ?? null) : null;
+  }
+  if (saveCard !== undefined) {
+    record.save_card = saveCard ? 1 : 0;
+    if (saveCard) record.cycle = 'save_card';
+  }
+  set('customer_email', input.customer_email);
+  set('customer_name', input.customer_name);
+  set('redirect_url', input.redirect_url);
+  set('reference', input.reference);
+  set('amount', input.amount);
+  set('price', input.amount);
+  set('currency', input.currency?.toLowerCase());
+  set('webhook', input.webhook);
+  if (input.send_email !== undefined) record.send_email = input.send_email ? 1 : 0;
+  record.updated_at = isoWithoutOffset(new Date());
+  return record;
 }
 
 /** The sandbox's test cards: any number that passes the Luhn check, with the brand read from its prefix. */

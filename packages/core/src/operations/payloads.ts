@@ -27,6 +27,7 @@ import {
   savedCardChargeSchema,
   savedCardCreateSchema,
   savedCardSchema,
+  savedCardUpdateSchema,
 } from '../schemas/saved-card.js';
 import { staffMemberSchema } from '../schemas/staff.js';
 import { subscriptionPlanCreateSchema, subscriptionPlanSchema } from '../schemas/subscription-plan.js';
@@ -85,6 +86,7 @@ export const OPERATION_PAYLOADS = {
   'savedCards.create': body(savedCardCreateSchema, savedCardSchema, 'Recurring billing'),
   'savedCards.list': answer(listOf(savedCardSchema)),
   'savedCards.get': answer(savedCardSchema),
+  'savedCards.update': body(savedCardUpdateSchema, savedCardSchema, 'Recurring billing'),
   'savedCards.charge': body(savedCardChargeSchema, savedCardChargeResultSchema, 'Charge'),
   'savedCards.cancel': answer(savedCardSchema),
 

@@ -93,6 +93,7 @@ export const OPERATION_ROUTES = {
   'savedCards.create': { ...write('POST'), path: '/v1/recurring-billing', scope: 'payments:create' },
   'savedCards.list': { ...list, path: '/v1/recurring-billing', scope: 'payments:read' },
   'savedCards.get': { ...read, path: '/v1/recurring-billing/{id}', scope: 'payments:read' },
+  'savedCards.update': { ...write('PUT'), path: '/v1/recurring-billing/{id}', scope: 'payments:create' },
   'savedCards.charge': {
     ...write('POST'),
     path: '/v1/charge/recurring-billing/{id}',

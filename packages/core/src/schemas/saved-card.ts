@@ -81,6 +81,43 @@ const wholeNumber = (min: number, max: number) =>
       z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
     );
 
+/** The service's text when `save_card` is true and a `plan_id` is given (its 422 example). */
+export const SAVE_CARD_WITH_PLAN = 'When save_card true, you disallow to set plan_id.';
+
+/** The fields create and update share (the OpenAPI lists the same ones for both). */
+const recurringFields = () => ({
+  plan_id: resourceId.nullish(),
+  save_card: booleanish.optional(),
+  save_payment_method: booleanish.optional(),
+  start_date_method: z.enum(['sign_up_date', 'no_initial_charge']).nullish(),
+  name: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters').optional(),
+  amount: amount.optional(),
+  currency: requestCurrency.optional(),
+  cycle: z.enum(recurringCycles, { error: `must be one of ${recurringCycles.join(', ')}` }).optional(),
+  cycle_repeat: wholeNumber(1, 999).optional(),
+  cycle_frequency: z.enum(cycleFrequencies, { error: `must be one of ${cycleFrequencies.join(', ')}` }).optional(),
+  customer_name: z.string().max(255, 'must be at most 255 characters').optional(),
+  start_date: isoDate.optional(),
+  redirect_url: webUrl.optional(),
+  reference: z.string().max(255, 'must be at most 255 characters').optional(),
+  payment_methods: z
+    .array(z.enum(recurringPaymentMethods, { error: `must be one of ${recurringPaymentMethods.join(', ')}` }))
+    .min(1, 'must name at least one method')
+    .optional(),
+  send_email: booleanish.optional(),
+  webhook: webUrl.optional(),
+});
+
+/** A `custom` cycle needs its repeat count and unit (the service's 422 texts). */
+function customCycleRule(
+  input: { cycle?: string | undefined; cycle_repeat?: number | undefined; cycle_frequency?: string | undefined },
+  missing: (path: string, message: string) => void,
+): void {
+  if (input.cycle !== 'custom') return;
+  if (input.cycle_repeat === undefined) missing('cycle_repeat', 'is required when cycle is custom');
+  if (input.cycle_frequency === undefined) missing('cycle_frequency', 'is required when cycle is custom');
+}
+
 /**
  * The body of `POST /v1/recurring-billing` (the real service's "Create Recurring Billing"): a subscription, or,
  * with `save_card=true`, a record whose checkout `url` saves a card for later charges. Its rules are the
@@ -91,45 +128,46 @@ const wholeNumber = (min: number, max: number) =>
  */
 export const savedCardCreateSchema = z
   .looseObject({
-    plan_id: resourceId.nullish(),
-    save_card: booleanish.optional(),
-    save_payment_method: booleanish.optional(),
-    start_date_method: z.enum(['sign_up_date', 'no_initial_charge']).nullish(),
-    name: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters').optional(),
-    amount: amount.optional(),
-    currency: requestCurrency.optional(),
-    cycle: z.enum(recurringCycles, { error: `must be one of ${recurringCycles.join(', ')}` }).optional(),
-    cycle_repeat: wholeNumber(1, 999).optional(),
-    cycle_frequency: z.enum(cycleFrequencies, { error: `must be one of ${cycleFrequencies.join(', ')}` }).optional(),
+    ...recurringFields(),
     customer_email: email,
-    customer_name: z.string().max(255, 'must be at most 255 characters').optional(),
-    start_date: isoDate.optional(),
-    redirect_url: webUrl.optional(),
-    reference: z.string().max(255, 'must be at most 255 characters').optional(),
-    payment_methods: z
-      .array(z.enum(recurringPaymentMethods, { error: `must be one of ${recurringPaymentMethods.join(', ')}` }))
-      .min(1, 'must name at least one method')
-      .optional(),
-    send_email: booleanish.optional(),
     times_to_be_charged: wholeNumber(1, 100).optional(),
-    webhook: webUrl.optional(),
   })
   .superRefine((input, ctx) => {
     const saveCard = input.save_card === true || input.save_payment_method === true;
     const missing = (path: string, message = 'is required') => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (saveCard && input.plan_id) missing('save_card', 'When save_card true, you disallow to set plan_id.');
+    if (saveCard && input.plan_id) missing('save_card', SAVE_CARD_WITH_PLAN);
     if ((saveCard || !input.plan_id) && input.name === undefined) missing('name');
     if (saveCard && !input.plan_id && input.amount === undefined) missing('amount');
     if (!saveCard && !input.plan_id && input.cycle === undefined) missing('cycle');
     if (!saveCard && input.start_date === undefined) missing('start_date', 'is required when save_card is not true');
-    if (input.cycle === 'custom') {
-      if (input.cycle_repeat === undefined) missing('cycle_repeat', 'is required when cycle is custom');
-      if (input.cycle_frequency === undefined) missing('cycle_frequency', 'is required when cycle is custom');
-    }
+    customCycleRule(input, missing);
   });
 
 /** What goes into {@link savedCardCreateSchema}. */
 export type SavedCardCreateInput = z.input<typeof savedCardCreateSchema>;
+
+/**
+ * The body of `PUT /v1/recurring-billing/{id}` (the real service's "Update Recurring Billing"): any of the
+ * create fields, plus `description`; a change of cycle takes effect at the end of the current one (not run by
+ * the sandbox). A `plan_id` replaces the cycle and amount with the plan's; it is refused with `save_card`
+ * (the body's or the record's, which the sandbox checks). Loose like the create body.
+ */
+export const savedCardUpdateSchema = z
+  .looseObject({
+    ...recurringFields(),
+    customer_email: email.optional(),
+    description: z.string().max(65_535, 'must be at most 65535 characters').optional(),
+  })
+  .superRefine((input, ctx) => {
+    const missing = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if ((input.save_card === true || input.save_payment_method === true) && input.plan_id) {
+      missing('save_card', SAVE_CARD_WITH_PLAN);
+    }
+    customCycleRule(input, missing);
+  });
+
+/** What goes into {@link savedCardUpdateSchema}. */
+export type SavedCardUpdateInput = z.input<typeof savedCardUpdateSchema>;
 
 /**
  * The body of `POST /v1/charge/recurring-billing/{id}`. The real service requires `amount` and `currency`

@@ -128,6 +128,48 @@ describe('GET, DELETE, charge', () => {
   });
 });
 
+describe('PUT /v1/recurring-billing/{id}', () => {
+  it('changes the fields given; a custom cycle needs its repeat and unit; a plan is refused on a saved card', async () => {
+    const record = await saveCardRecord({ redirect_url: 'https://shop.test/back' });
+    const changed = await call(sandbox, 'PUT', `/v1/recurring-billing/${record.id}`, {
+      form: 'description=Gold+tier&amount=15&send_email=true&customer_name=Ann',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({
+      description: 'Gold tier',
+      amount: 15,
+      price: 15,
+      send_email: 1,
+      customer_name: 'Ann',
+      name: 'Card on file',
+      cycle: 'save_card',
+    });
+    const custom = await call(sandbox, 'PUT', `/v1/recurring-billing/${record.id}`, { json: { cycle: 'custom' } });
+    expect(custom.status).toBe(422);
+    const plan = await call(sandbox, 'POST', '/v1/subscription-plan', {
+      json: { name: 'Coffee club', amount: 9.9, currency: 'SGD', cycle: 'monthly' },
+    });
+    const withPlan = await call(sandbox, 'PUT', `/v1/recurring-billing/${record.id}`, {
+      json: { plan_id: plan.body.id },
+    });
+    expect(withPlan.status).toBe(422);
+    expect(withPlan.body.message).toBe('When save_card true, you disallow to set plan_id.');
+  });
+
+  it('a subscription takes a plan cycle and amount', async () => {
+    const plan = await call(sandbox, 'POST', '/v1/subscription-plan', {
+      json: { name: 'Coffee club', amount: 9.9, currency: 'SGD', cycle: 'weekly' },
+    });
+    const made = await call(sandbox, 'POST', '/v1/recurring-billing', {
+      json: { name: 'Tea', amount: 4, cycle: 'monthly', customer_email: 'ann@example.test', start_date: '2030-01-01' },
+    });
+    const changed = await call(sandbox, 'PUT', `/v1/recurring-billing/${made.body.id}`, {
+      json: { plan_id: plan.body.id },
+    });
+    expect(changed.body).toMatchObject({ business_recurring_plans_id: plan.body.id, cycle: 'weekly', amount: 9.9 });
+  });
+});
+
 describe('the recurring-billing checkout', () => {
   it('"Fail" goes back with status=failed and saves nothing', async () => {
     const record = await saveCardRecord({ redirect_url: 'https://shop.test/back' });

@@ -1,9 +1,9 @@
 /**
  * Recurring billing and saved cards under `/v1` (spec 2.3, 4.2, 4.10; the real service's "Recurring Billing"
  * and "Charge the saved card" where the spec is silent): create (with `save_card` its checkout `url` saves a
- * card), list, read, cancel (`DELETE`), and charge the saved card.
+ * card), list, read, update (`PUT`), cancel (`DELETE`), and charge the saved card.
  */
-import { savedCardChargeSchema, savedCardCreateSchema, toErrorBody } from '@paykit/core';
+import { savedCardChargeSchema, savedCardCreateSchema, savedCardUpdateSchema, toErrorBody } from '@paykit/core';
 import { Hono } from 'hono';
 import type * as z from 'zod';
 import { readBody } from '../body.js';
@@ -13,7 +13,13 @@ import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import { paginate, readPageSize } from '../paginate.js';
 import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
-import { chargeSavedCard, createSavedCardRecord, minorOf, type SavedCardJson } from '../saved-cards.js';
+import {
+  chargeSavedCard,
+  createSavedCardRecord,
+  minorOf,
+  updateSavedCardRecord,
+  type SavedCardJson,
+} from '../saved-cards.js';
 
 /** The header that tells a developer what the sandbox did that the real service would not. */
 const WARNING_HEADER = 'X-Sandbox-Warning';
@@ -32,17 +38,19 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
     return found;
   };
 
+  const planOf = (id: string, businessId: string): SavedCardJson => {
+    const plan = state.resources.get('subscription_plans', id, businessId);
+    if (!plan) throw notFound('Subscription plan not found');
+    return plan;
+  };
+
   routes.post('/recurring-billing', async (c) => {
     const businessId = c.get('caller').business.id;
     const raw = await readBody(c.req.raw);
     const input = check(savedCardCreateSchema, raw, 'Recurring billing');
     // Undocumented fields are ignored, as the service does, and named so that a typo is seen.
     warnUnknownFields(c, unknownFields(raw, Object.keys(savedCardCreateSchema.shape)));
-    let plan: SavedCardJson | undefined;
-    if (input.plan_id) {
-      plan = state.resources.get('subscription_plans', input.plan_id, businessId);
-      if (!plan) throw notFound('Subscription plan not found');
-    }
+    const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
     // The service's original description shows 200 (no body); the record is what 4.2 answers for it.
     return c.json(createSavedCardRecord(sandbox, businessId, input, plan));
   });
@@ -75,6 +83,16 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
   routes.get('/recurring-billing/:id', (c) =>
     c.json(record(c.req.param('id'), c.get('caller').business.id, 'Subscription plan record not found')),
   );
+
+  routes.put('/recurring-billing/:id', async (c) => {
+    const businessId = c.get('caller').business.id;
+    const found = record(c.req.param('id'), businessId, 'Recurring billing record not found');
+    const raw = await readBody(c.req.raw);
+    const input = check(savedCardUpdateSchema, raw, 'Recurring billing');
+    warnUnknownFields(c, unknownFields(raw, Object.keys(savedCardUpdateSchema.shape)));
+    const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
+    return c.json(updateSavedCardRecord(found, input, plan));
+  });
 
   routes.delete('/recurring-billing/:id', (c) => {
     const found = record(c.req.param('id'), c.get('caller').business.id, 'Recurring billing record not found');

@@ -27,6 +27,7 @@ const ARGUMENTS: { readonly [K in OperationId]: readonly unknown[] } = {
   'savedCards.create': [{ customer_email: 'a@example.com', save_card: true, name: 'Card', amount: 1 }],
   'savedCards.list': [],
   'savedCards.get': [ID],
+  'savedCards.update': [ID, { name: 'Card' }],
   'savedCards.charge': [ID, { amount: 1 }],
   'savedCards.cancel': [ID],
   'subscriptionPlans.create': [{ name: 'Plan', amount: 1, currency: 'SGD', cycle: 'monthly' }],

@@ -132,6 +132,12 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       /** `GET /v1/recurring-billing/{id}` (4.2): with the saved card's brand and last four once it is saved. */
       get: byId('savedCards.get'),
       /**
+       * `PUT /v1/recurring-billing/{id}`: changes the fields given (a `plan_id` takes the plan's cycle and
+       * amount, refused on a saved-card record); answers the record. Never retried.
+       */
+      update: async (cardId: string, input: OperationInput<'savedCards.update'>, options?: CallOptions) =>
+        call('savedCards.update', { params: { id: id(cardId) }, body: input }, options),
+      /**
        * `POST /v1/charge/recurring-billing/{id}`: charges the saved card `amount` in `currency` (the service
        * requires both) and answers `{ payment_id, recurring_billing_id, amount, currency, status }`. Never retried.
        */

@@ -145,6 +145,13 @@ describe('saved card: create, save on the checkout, read, charge, cancel, webhoo
       expect(here[1]!.body.data.object).toMatchObject({ status: 'succeeded', recurring_billing_id: record.id });
     }
 
+    // Update: the fields given change, the card stays.
+    expect(await client.savedCards.update(record.id, { name: 'Coffee club card (gold)', amount: 15 })).toMatchObject({
+      name: 'Coffee club card (gold)',
+      amount: 15,
+      payment_method: { card: { brand: 'mastercard', last4: '4444' } },
+    });
+
     // Cancel: the record says canceled and cannot be charged again.
     expect(await client.savedCards.cancel(record.id)).toMatchObject({ id: record.id, status: 'canceled' });
     expect((await client.savedCards.get(record.id)).status).toBe('canceled');
