@@ -254,6 +254,8 @@ describe('reading, listing and canceling', () => {
     expect(last.data.map((r: { id: string }) => r.id)).toEqual(ids.slice(4));
     expect(last.meta.next_cursor).toBeNull();
     expect((await call(sandbox, 'GET', '/v1/payment-requests?per_page=101')).status).toBe(422);
+    // Without per_page, 10 a page: the real service's default for this list.
+    expect((await call(sandbox, 'GET', '/v1/payment-requests')).body.meta.per_page).toBe(10);
     expect((await call(sandbox, 'GET', '/v1/payment-requests?cursor=forged')).status).toBe(422);
   });
 

@@ -80,7 +80,8 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     // the balance transactions' only.
     const page = cursorList(mine, (r) => r.id, {
       cursor: c.req.query('cursor'),
-      perPage: readPageSize(c.req.query('per_page'), 'per_page'),
+      // 10 a page unless asked, as the real service documents for this list (at most 100).
+      perPage: readPageSize(c.req.query('per_page'), 'per_page', 10),
       cursorName: 'cursor',
       url: c.req.url,
     });
