@@ -14,7 +14,11 @@ describe('the React wrappers rendered on the server', () => {
       createElement(
         'main',
         null,
-        createElement(PayButton, { endpoint: '/paykit', reference: 'sku-mug' }, 'Buy the mug'),
+        createElement(
+          PayButton,
+          { endpoint: '/paykit', reference: 'sku-mug', checkoutOrigins: 'https://checkout.example' },
+          'Buy the mug',
+        ),
         createElement(ConnectButton, { clientId: 'app_123', scope: 'payments' }),
         createElement(PaykitReturn, { endpoint: '/paykit' }),
       ),
@@ -24,3 +28,9 @@ describe('the React wrappers rendered on the server', () => {
     expect(html).toContain('<paykit-return');
   });
 });
+
+// Checked by `tsc` (the test package's typecheck), never run: a pay button without checkoutOrigins does not compile.
+export function payButtonNeedsCheckoutOrigins(): unknown {
+  // @ts-expect-error checkoutOrigins is required: without it a click creates nothing.
+  return createElement(PayButton, { endpoint: '/paykit', reference: 'sku-mug' });
+}

@@ -15,8 +15,7 @@ import React from 'react';
 import type { PaykitCheckoutEvent, PaykitErrorEvent } from '../events.js';
 import { PaykitPayButton } from '../pay-button/define.js';
 
-/** `<paykit-pay-button>` as a React component: properties as props, `onPaykitCheckout` and `onPaykitError`. */
-export const PayButton = createComponent({
+const Component = createComponent({
   tagName: 'paykit-pay-button',
   elementClass: PaykitPayButton,
   react: React,
@@ -26,3 +25,11 @@ export const PayButton = createComponent({
     onPaykitError: 'paykit-error' as EventName<PaykitErrorEvent>,
   },
 });
+
+/**
+ * `<paykit-pay-button>` as a React component: properties as props, `onPaykitCheckout` and `onPaykitError`.
+ * `checkoutOrigins` is required (`@lit/react` makes every property optional; without it a click sends nothing).
+ */
+export const PayButton = Component as React.ForwardRefExoticComponent<
+  React.ComponentProps<typeof Component> & { checkoutOrigins: string }
+>;
