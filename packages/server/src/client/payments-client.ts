@@ -155,20 +155,12 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       cancel: byId('savedCards.cancel'),
     },
     subscriptionPlans: {
-      create: create('subscriptionPlans.create'),
-      list: list('subscriptionPlans.list'),
-    },
-    beneficiaries: { get: byId('beneficiaries.get') },
-    staff: { get: byId('staff.get') },
-    balances: {
-      transactions: {
-        /** `GET /v1/balances/{segment}/transactions` (4.6): by date range, at most 100 a page. */
       /**
        * `POST /v1/subscription-plan`: `name`, `amount`, `cycle` (`weekly`, `monthly`, `yearly`, or `custom` with
        * `cycle_repeat` and `cycle_frequency`: every 2 weeks is `{ cycle_repeat: 2, cycle_frequency: 'week' }`).
        */
-        list: list<'balances.transactions.list', BalanceTransactionRange>(
-          'balances.transactions.list',
+      create: create('subscriptionPlans.create'),
+      list: list('subscriptionPlans.list'),
       get: byId('subscriptionPlans.get'),
       /** `PUT /v1/subscription-plan/{id}`: the whole plan again; current subscriptions keep the old terms. */
       update: async (planId: string, input: OperationInput<'subscriptionPlans.update'>, options?: CallOptions) =>
@@ -177,6 +169,14 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       delete: async (planId: string, options?: CallOptions): Promise<void> => {
         await byId('subscriptionPlans.delete')(planId, options);
       },
+    },
+    beneficiaries: { get: byId('beneficiaries.get') },
+    staff: { get: byId('staff.get') },
+    balances: {
+      transactions: {
+        /** `GET /v1/balances/{segment}/transactions` (4.6): by date range, at most 100 a page. */
+        list: list<'balances.transactions.list', BalanceTransactionRange>(
+          'balances.transactions.list',
           { segment },
           (range) => {
             const checked = parseOrThrow(operations['balances.transactions.list'].query, range, 'The query');
