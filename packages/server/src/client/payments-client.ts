@@ -18,7 +18,7 @@ import {
 import { resolveApiConfig, type ApiConfig, type ResolvedApiConfig } from '../api/config.js';
 import type { CallOptions } from '../api/transport.js';
 import { callOperation, type OperationArgs } from './call-operation.js';
-import { followCursors } from './paginate.js';
+import { followPages } from './paginate.js';
 
 /** Options of {@link createPaymentsClient}. */
 export interface PaymentsClientConfig extends ApiConfig {
@@ -29,16 +29,20 @@ export interface PaymentsClientConfig extends ApiConfig {
   balanceProcessorSegment?: string;
 }
 
-/** A page request. */
+/** A page request: a cursor (cursor lists) or a page number from 1 (numbered lists), and the page size. */
 export interface PageQuery {
   cursor?: string;
+  page?: number;
   perPage?: number;
 }
 
 /** A list operation: one page, or every item by `for await`. */
 export interface ListOperation<Q, T> {
   (query?: Q & PageQuery, options?: CallOptions): Promise<Page<T>>;
-  /** Every item of every page, following `next_cursor`; `perPage` sets the size of each page fetched. */
+  /**
+   * Every item of every page, following `next_cursor` or the page numbers up to `last_page`, whichever the
+   * answer carries; `perPage` sets the size of each page fetched.
+   */
   all(query?: Q & { perPage?: number }, options?: CallOptions): AsyncGenerator<T>;
 }
 
@@ -87,15 +91,19 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
     op: K,
     params: Record<string, string> = {},
     checkQuery: (query: Q) => Query = (query) => query as Query,
+    // The real service's numbered lists take `page`; its payment-request list names it `current_page`.
+    pageParam = 'page',
   ): ListOperation<Q, OperationItem<K>> => {
     const page = async (query: Q & PageQuery = {} as Q & PageQuery, options?: CallOptions) => {
-      const { cursor, perPage, ...rest } = query;
+      const { cursor, perPage, page: pageNumber, ...rest } = query;
       const q = pageQuery(resolved, checkQuery(rest as unknown as Q), cursor, perPage);
+      if (pageNumber !== undefined) q[pageParam] = pageNumber;
       return call(op, { params, query: q }, options) as Promise<Page<OperationItem<K>>>;
     };
     return Object.assign(page, {
+      // Cursors or page numbers, whichever the answer carries (core's listOf reads both shapes).
       all: (query: Q & { perPage?: number } = {} as Q, options?: CallOptions) =>
-        followCursors((cursor) => page({ ...query, ...(cursor ? { cursor } : {}) }, options)),
+        followPages((at) => page({ ...query, ...(at === undefined ? {} : at) }, options)),
     });
   };
 
@@ -106,7 +114,7 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       /** `POST /v1/payment-requests` (4.7). Never retried. */
       create: create('paymentRequests.create'),
       get: byId('paymentRequests.get'),
-      list: list('paymentRequests.list'),
+      list: list('paymentRequests.list', {}, undefined, 'current_page'),
       /** `PUT /v1/payment-requests/{id}` (scope `payments:create`). */
       update: async (requestId: string, input: OperationInput<'paymentRequests.update'>, options?: CallOptions) =>
         call('paymentRequests.update', { params: { id: id(requestId) }, body: input }, options),
