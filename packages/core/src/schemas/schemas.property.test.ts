@@ -261,7 +261,13 @@ const requestRows: Record<string, RequestRow> = {
   transferCreateSchema: {
     schema: core.transferCreateSchema,
     strict: true,
-    valid: { beneficiary_id: 'beneficiary-1', amount: '250.00', currency: 'SGD', reference: 'rent' },
+    valid: { beneficiary_id: 'beneficiary-1', source_amount: '250.00', source_currency: 'SGD', reference: 'rent' },
+  },
+  transferEstimateSchema: {
+    schema: core.transferEstimateSchema,
+    strict: true,
+    valid: { beneficiary_id: 'beneficiary-1', source_currency: 'SGD', source_amount: '100.00' },
+    alsoKnows: ['payment_amount'],
   },
   balanceTransactionQuerySchema: {
     schema: core.balanceTransactionQuerySchema,
@@ -373,6 +379,7 @@ const responseRows: Record<string, z.ZodType> = {
   customerSchema: core.customerSchema,
   subscriptionPlanSchema: core.subscriptionPlanSchema,
   transferSchema: core.transferSchema,
+  transferEstimateResultSchema: core.transferEstimateResultSchema,
   accountStatusSchema: core.accountStatusSchema,
   terminalSchema: core.terminalSchema,
   staticQrCodeSchema: core.staticQrCodeSchema,

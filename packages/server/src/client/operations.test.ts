@@ -134,7 +134,7 @@ describe('payments client, operation by operation', () => {
     await client.products.delete(product.id);
     await expect(client.products.delete(product.id)).rejects.toMatchObject({ code: 'not_found' });
     const invoice = await client.invoices.create({ customer_email: 'a@b.test', amount: 100, currency: 'SGD' });
-    expect((await client.invoices.list()).data[0]).toMatchObject({ id: invoice.id, status: 'open' });
+    expect((await client.invoices.list()).data[0]).toMatchObject({ id: invoice.id, status: 'pending' });
     const customer = await client.customers.create({ name: 'Ann', email: 'ann@example.test' });
     expect((await client.customers.list()).data[0]!.id).toBe(customer.id);
     await expect(client.customers.create({ name: 'Ann', email: 'nope' })).rejects.toMatchObject({
@@ -162,7 +162,11 @@ describe('payments client, operation by operation', () => {
     await expect(client.staff.get(UNKNOWN)).rejects.toMatchObject({ message: 'The staff cannot be found' });
     await paidRequest(20);
     const transfer = await client.transfers.create({ beneficiary_id: beneficiary.id, amount: 1, currency: 'SGD' });
-    expect(await client.transfers.get(transfer.id)).toMatchObject({ status: 'succeeded', amount: 1 });
+    expect(await client.transfers.get(transfer.id)).toMatchObject({
+      status: 'scheduled',
+      source_amount: 1,
+      source_currency: 'sgd',
+    });
     expect((await client.transfers.list()).data[0]!.id).toBe(transfer.id);
     await expect(
       client.transfers.create({ beneficiary_id: UNKNOWN, amount: 1, currency: 'SGD' }),
