@@ -73,7 +73,7 @@ export interface FieldError {
   readonly message: string;
 }
 
-/** The JSON body of every paykit HTTP error, and what {@link PaykitError.toJSON} returns. */
+/** The JSON body of every paykit HTTP error, and what {@link errorBody} returns. */
 export interface ErrorBody {
   message: string;
   code: string;
@@ -121,13 +121,17 @@ export class PaykitError extends Error {
     this.errors = options.errors;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
+}
 
-  /** The error as an HTTP body: `{ message, code, errors? }`. Never includes `cause`. */
-  toJSON(): ErrorBody {
-    const body: ErrorBody = { message: this.message, code: this.code };
-    if (this.errors?.length) body.errors = [...this.errors];
-    return body;
-  }
+/**
+ * The error as an HTTP body: `{ message, code, errors? }`. Never includes `cause`. A function rather than the
+ * class's `toJSON`: a method ships in every browser bundle that has the class (the elements), a function only
+ * where it is called (the server's handler).
+ */
+export function errorBody(error: PaykitError): ErrorBody {
+  const body: ErrorBody = { message: error.message, code: error.code };
+  if (error.errors?.length) body.errors = [...error.errors];
+  return body;
 }
 
 /** True when `value` is a {@link PaykitError}, optionally with the given code. */

@@ -2,7 +2,7 @@
  * The one place where a failure becomes an HTTP answer. Bodies are `{ message, code, errors? }` (DESIGN.md);
  * anything that is not a {@link PaykitError} is a bug: it is logged and answered with a generic 500.
  */
-import { PaykitError, type ErrorCode } from '@paykit/core';
+import { errorBody, PaykitError, type ErrorCode } from '@paykit/core';
 import { json } from './http.js';
 import type { Logger } from './logger.js';
 
@@ -43,7 +43,7 @@ export function errorResponse(error: unknown, logger: Logger): Response {
     }
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
-    return json(error.toJSON(), status, headers);
+    return json(errorBody(error), status, headers);
   }
   // A bug, or an `internal_error` (a stored connection no key opens, a missing option): its words are for the
   // shop's log, never for the browser.
