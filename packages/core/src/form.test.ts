@@ -32,8 +32,14 @@ describe('form codec', () => {
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
   });
 
-  it('refuses nested objects when encoding', () => {
-    expect(() => encodeForm({ nested: { a: 1 } })).toThrow(TypeError);
+  it('writes a plain object as key[inner] fields (address, metadata), and refuses one nested deeper', () => {
+    const params = encodeForm({ address: { line1: '1 Harbour St', postal_code: '018956', line2: undefined } });
+    expect([...params]).toEqual([
+      ['address[line1]', '1 Harbour St'],
+      ['address[postal_code]', '018956'],
+    ]);
+    expect(() => encodeForm({ nested: { a: { b: 1 } } })).toThrow(/"nested\[a\]"/);
+    expect(() => encodeForm({ when: new Date(0) })).toThrow(TypeError);
   });
 
   it('refuses objects and nested arrays inside an array rather than sending [object Object]', () => {

@@ -33,9 +33,10 @@ export function decodeForm(params: URLSearchParams): FormFields {
 }
 
 /**
- * Encodes a flat object as a form body. Arrays of scalars become repeated `key[]` fields, booleans
- * `true`/`false`, numbers their plain decimal text; `undefined` and `null` fields are left out. Anything else
- * (an object, a nested array, a function) is a `TypeError`, never `[object Object]` on the wire.
+ * Encodes an object as a form body. Arrays of scalars become repeated `key[]` fields, a plain object of scalars
+ * becomes `key[inner]` fields (the real service's form for `address` and `metadata`), booleans `true`/`false`,
+ * numbers their plain decimal text; `undefined` and `null` fields are left out. Anything else (an object two
+ * levels deep, a nested array, a function) is a `TypeError`, never `[object Object]` on the wire.
  */
 export function encodeForm(body: Readonly<Record<string, unknown>>): URLSearchParams {
   const params = new URLSearchParams();
@@ -43,11 +44,21 @@ export function encodeForm(body: Readonly<Record<string, unknown>>): URLSearchPa
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
       for (const item of value as unknown[]) params.append(`${key}[]`, scalar(`${key}[]`, item));
+    } else if (isPlainObject(value)) {
+      for (const [inner, item] of Object.entries(value)) {
+        if (item !== undefined && item !== null) params.append(`${key}[${inner}]`, scalar(`${key}[${inner}]`, item));
+      }
     } else {
       params.append(key, scalar(key, value));
     }
   }
   return params;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 /** The form text of a string, number or boolean. */

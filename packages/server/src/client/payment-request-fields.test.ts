@@ -37,6 +37,18 @@ describe('payment-request fields the real service documents', () => {
     expect(created.expiry_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
   });
 
+  it('address and metadata go as key[inner] form fields and come back as objects', async () => {
+    const client = createPaymentsClient({ apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey });
+    const created = await client.paymentRequests.create({
+      amount: '3.00',
+      currency: 'SGD',
+      address: { line1: '1 Harbour Street', city: 'Singapore', postal_code: '018956', state: 'SG', country: 'SG' },
+      metadata: { order: '42' },
+    });
+    expect(created).toMatchObject({ address: { line1: '1 Harbour Street', postal_code: '018956' } });
+    expect(created).toMatchObject({ metadata: { order: '42' } });
+  });
+
   it('an unknown field is passed through, not refused by our client, and keeps the response intact', async () => {
     const api = createMerchantApi({ apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey, bodyEncoding: 'json' });
     // A field the real service might add tomorrow: our schema does not know it, so it must not stop the call.
