@@ -11,5 +11,5 @@ export {
   type PaymentsClient,
   type PaymentsClientConfig,
 } from './payments-client.js';
-export { followCursors } from './paginate.js';
+export { followCursors, followPages } from './paginate.js';
 export { apiKeyAuth, type ApiAuth, type ApiConfig } from '../api/config.js';
