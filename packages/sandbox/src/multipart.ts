@@ -32,10 +32,11 @@ export async function readBodyOrMultipart(request: Request): Promise<MultipartFi
   }
   const params = new URLSearchParams();
   const files: string[] = [];
-  for (const [key, value] of form) {
+  // forEach, not for..of: FormData's iterator is missing from the DOM lib some consumers compile this with.
+  form.forEach((value, key) => {
     if (typeof value === 'string') params.append(key, value);
     else files.push(key);
-  }
+  });
   try {
     return { fields: decodeForm(params), files };
   } catch (error) {
