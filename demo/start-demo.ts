@@ -57,6 +57,8 @@ const ASSETS: Record<string, { file: URL; type: string }> = {
   },
   '/assets/store.css': { file: new URL('./public/store.css', import.meta.url), type: 'text/css' },
 };
+/** The built `@paykit/elements` files, for the chunk that `paykit.js` imports (`pnpm build`). */
+const ELEMENTS_DIST = new URL('../packages/elements/dist/', import.meta.url);
 /** The framework examples' bundles (`pnpm --filter @paykit/demo build`), under `/assets/examples/`. */
 const EXAMPLES_DIR = new URL('./dist/examples/', import.meta.url);
 
@@ -124,6 +126,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       readFile(new URL(example, EXAMPLES_DIR)).then(
         (body) => send(res, 200, 'text/javascript', body),
         () => send(res, 404, 'text/plain', 'Not built yet: run `pnpm --filter @paykit/demo build` first'),
+      );
+      return;
+    }
+    // The lazy chunk `paykit.js` imports beside itself on a platform's OAuth callback page.
+    const chunk = /^\/assets\/(paykit\.[\w-]+-[\w-]+\.js)$/.exec(path)?.[1];
+    if (chunk) {
+      readFile(new URL(chunk, ELEMENTS_DIST)).then(
+        (body) => send(res, 200, 'text/javascript', body),
+        () => send(res, 404, 'text/plain', 'Not found'),
       );
       return;
     }

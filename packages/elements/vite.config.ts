@@ -4,10 +4,12 @@
  * `--mode development` and `--mode development-iife`, `dist/paykit.development.js` and
  * `dist/paykit.development.iife.js` carry the console diagnostics (`#dev` resolved with the `development`
  * condition, and Lit's dev mode). Each file says which it is in its first line. All define every element and
- * bundle Lit. npm users import the per-element entries that `tsc` builds instead.
+ * bundle Lit. The ES files import the OAuth callback's code (only a platform's callback page runs it) from a
+ * lazy chunk next to them, `paykit.handle-connect-return-<hash>.js`; the classic scripts cannot split and carry
+ * it inline. npm users import the per-element entries that `tsc` builds instead.
  */
 import { defineConfig } from 'vite';
-import { scriptTagOutput } from './script-tag-minify.js';
+import { scriptTagIifeOutput, scriptTagInput, scriptTagOutput } from './script-tag-minify.js';
 
 export default defineConfig(({ mode }) => {
   const development = mode.startsWith('development');
@@ -23,10 +25,14 @@ export default defineConfig(({ mode }) => {
       sourcemap: true,
       minify: true,
       rolldownOptions: {
+        ...scriptTagInput,
         output: {
           // Library mode keeps ES output's whitespace for re-bundlers; this file is shipped to pages as is. The
           // development files stay readable (Lit's dev mode, the diagnostics): minified, but without renamed properties.
-          ...(development ? { minify: true } : scriptTagOutput),
+          ...(development ? { minify: true } : iife ? scriptTagIifeOutput : scriptTagOutput),
+          // The ES file's lazy chunk (the OAuth callback's code, for a platform's callback page only) sits next to
+          // it in dist/, named after it, and is imported relative to it: from a CDN path as from a copied dist/.
+          chunkFileNames: `paykit${development ? '.development' : ''}.[name]-[hash].js`,
           // After minification (postBanner), which would drop a plain banner.
           postBanner: development
             ? `/*! @paykit/elements ${fileName}: DEVELOPMENT build, with console diagnostics. Use paykit${iife ? '.iife' : ''}.js in production. */`

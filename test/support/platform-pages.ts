@@ -9,8 +9,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeListener } from '@paykit/server/node';
 
-/** The built bundle (`pnpm --filter @paykit/elements build`). */
-const BUNDLE = new URL('../../packages/elements/dist/paykit.js', import.meta.url);
+/** The built files (`pnpm --filter @paykit/elements build`): `paykit.js` and the lazy chunk it imports beside it. */
+const DIST = new URL('../../packages/elements/dist/', import.meta.url);
+const BUNDLE = new URL('paykit.js', DIST);
+/** `paykit.js` and its chunks (`paykit.handle-connect-return-<hash>.js`), as a site serves the dist folder. */
+const SCRIPT = /^\/paykit(\.[\w-]+)?\.js$/;
 
 /** A running page server. */
 export interface PlatformPages {
@@ -53,6 +56,13 @@ export async function startPlatformPages(): Promise<PlatformPages> {
     if (mounted) return mounted.listener(req, res);
     if (req.method === 'GET' && path === '/paykit.js') {
       return res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(bundle);
+    }
+    if (req.method === 'GET' && SCRIPT.test(path)) {
+      readFile(new URL(path.slice(1), DIST)).then(
+        (chunk) => res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(chunk),
+        () => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found'),
+      );
+      return;
     }
     // Browsers ask for it on every page; a 404 there would be a console error in every test.
     if (path === '/favicon.ico') return res.writeHead(204).end();

@@ -13,6 +13,10 @@ import { callBackend, repeats } from '../http.js';
 import { text } from '../messages.js';
 import type { ConnectedBusiness } from '../types.js';
 import { consumeAttempt } from './connect-attempts.js';
+import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
+
+// Still exported here, where it was first: `@paykit/elements` users may import both from this module.
+export { isConnectReturn } from './is-connect-return.js';
 
 /** Options of {@link handleConnectReturn}. */
 export interface HandleConnectReturnOptions {
@@ -29,23 +33,6 @@ const inFlight = new Map<string, Promise<ConnectedBusiness>>();
 
 /** The backend's refusals that are said in this page's words: a replayed code, and a mix-up (RFC 9207). */
 const LOCAL_WORDS = /^(code_reused|issuer_mismatch)$/;
-
-/** The parameters of an authorization response (RFC 6749 section 4.1.2, RFC 9207). */
-const CALLBACK_PARAMS = ['code', 'state', 'error', 'iss'];
-
-/** Remembers the path of the last handled callback, whose URL was cleaned: a reload there is "already handled". */
-const HANDLED = 'paykit:connect-handled';
-
-/**
- * True when `url` is an OAuth callback (`code`, `state`, `error` or `iss` in its query), or the cleaned URL of a
- * callback this tab already handled.
- */
-export function isConnectReturn(url: string, storage: Storage = sessionStorage): boolean {
-  const parsed = new URL(url);
-  const query = parsed.searchParams;
-  if (CALLBACK_PARAMS.some((name) => query.has(name))) return true;
-  return parsed.search === '' && storage.getItem(HANDLED) === parsed.pathname;
-}
 
 /** Handles the callback; resolves with the connected business. */
 export async function handleConnectReturn(options: HandleConnectReturnOptions): Promise<ConnectedBusiness> {

@@ -1,7 +1,9 @@
 import type { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing } from 'lit';
 import { dev } from '#dev';
-import { handleConnectReturn, isConnectReturn } from '../connect/handle-connect-return.js';
+import { isConnectReturn } from '../connect/is-connect-return.js';
+// Its code is fetched on the first call: a shop's return page (the common one) never downloads it.
+import { handleConnectReturn } from '../connect/lazy-connect-return.js';
 import {
   PaykitConnectDeniedEvent,
   PaykitConnectedEvent,
