@@ -1,13 +1,12 @@
 /**
- * Money that moves after a payment: refunds (spec 4.5), payouts (4.1), the balance-transactions ledger (4.6),
- * saved cards and their charges (4.2, 4.10) and subscription plans. All under `/v1`, behind authentication.
+ * Money that moves after a payment: refunds (spec 4.5), payouts (4.1), the balance-transactions ledger (4.6)
+ * and subscription plans (saved cards and their charges are routes/recurring-billing.ts). All under `/v1`, behind authentication.
  */
 import {
   formatMinor,
   minorToMajor,
   parseAmount,
   refundCreateSchema,
-  savedCardChargeSchema,
   subscriptionPlanCreateSchema,
   toErrorBody,
   type SubscriptionPlanCreateOutput,
@@ -19,10 +18,8 @@ import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
-import { newId } from '../ids.js';
 import { paginate, readPageSize } from '../paginate.js';
-import { chargeJson, subscriptionPlanJson } from '../serialize.js';
-import type { ChargeRecord } from '../state.js';
+import { subscriptionPlanJson } from '../serialize.js';
 
 /** Parses a body with a core schema, or 422 with field errors. */
 export async function parseBody<S extends z.ZodType>(schema: S, request: Request, what: string): Promise<z.output<S>> {
@@ -147,49 +144,6 @@ export function moneyRoutes(sandbox: SandboxContext) {
       })),
       meta: page.meta,
     });
-  });
-
-  const savedCard = (id: string, businessId: string) => {
-    const found = state.resources.get('saved_cards', id, businessId);
-    // The spec's text for an unknown id names a missing subscription plan record (4.2).
-    if (!found) throw notFound('Subscription plan record not found');
-    return found;
-  };
-  routes.get('/recurring-billing/:id', (c) => c.json(savedCard(c.req.param('id'), c.get('caller').business.id)));
-  routes.delete('/recurring-billing/:id', (c) => {
-    const card = savedCard(c.req.param('id'), c.get('caller').business.id);
-    card.status = 'canceled';
-    card.updated_at = isoWithoutOffset(new Date());
-    return c.json(card);
-  });
-  routes.post('/charge/recurring-billing/:id', async (c) => {
-    const business = c.get('caller').business;
-    const card = savedCard(c.req.param('id'), business.id);
-    if (card.status === 'canceled') throw new SandboxError(409, 'This saved card was canceled', 'conflict');
-    const input = await parseBody(savedCardChargeSchema, c.req.raw, 'Charge');
-    const amountMinor = minorOf(input.amount ?? (card.amount as number));
-    const charge: ChargeRecord = {
-      id: newId(),
-      businessId: business.id,
-      paymentRequestId: card.reference as string,
-      amountMinor,
-      currency: card.currency as string,
-      status: 'succeeded',
-      paymentMethod: 'card',
-      platformBusinessId: null,
-      createdAt: new Date(),
-    };
-    state.charges.set(charge.id, charge);
-    state.ledger.recordCharge({
-      chargeId: charge.id,
-      businessId: business.id,
-      platformBusinessId: null,
-      amountMinor,
-      commissionMinor: null,
-      currency: charge.currency,
-    });
-    card.times_charged = ((card.times_charged as number | null) ?? 0) + 1;
-    return c.json(chargeJson(charge));
   });
 
   /** A plan's record from a validated body; `createdAt` kept on an update. */
