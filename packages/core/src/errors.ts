@@ -8,6 +8,7 @@
  * |---|---|
  * | `validation_failed` | a request body or argument broke a rule; `errors` names each field |
  * | `invalid_json` | a body was not well-formed JSON |
+ * | `invalid_body` | a body was not well-formed for its `Content-Type` (a multipart/form-data body that does not parse) |
  * | `payload_too_large` | a body was over the size limit (checked before parsing) |
  * | `unsupported_media_type` | a body came with a `Content-Type` the route does not take |
  * | `duplicate_parameter` | a query or form parameter that must appear once appeared more often |
@@ -39,6 +40,7 @@
 export type ErrorCode =
   | 'validation_failed'
   | 'invalid_json'
+  | 'invalid_body'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'duplicate_parameter'
@@ -82,7 +84,10 @@ export interface ErrorBody {
 
 /** Options of {@link PaykitError}. */
 export interface PaykitErrorOptions {
-  /** The HTTP status this error came with, or maps to when it becomes a response. */
+  /**
+   * The HTTP status this error came with (an answer that was read). An error that becomes an answer gets its
+   * status from its code (`httpStatusOf` in `@paykit/core`), not from here.
+   */
   status?: number;
   /** Field errors, for `validation_failed`. */
   errors?: readonly FieldError[];

@@ -8,6 +8,7 @@
 export * from './browser.js';
 export * from './form.js';
 export * from './validation.js';
+export * from './http-status.js';
 export * from './schemas/fields.js';
 export * from './schemas/list.js';
 export * from './schemas/payment-request.js';

@@ -1,40 +1,16 @@
 /**
- * The one place where a failure becomes an HTTP answer. Bodies are `{ message, code, errors? }` (DESIGN.md);
- * anything that is not a {@link PaykitError} is a bug: it is logged and answered with a generic 500.
+ * The one place where a failure becomes an HTTP answer. Bodies are `{ message, code, errors? }` (DESIGN.md), with
+ * the status core's `httpStatusOf` gives the code (the sandbox answers by the same table); anything that is not a
+ * {@link PaykitError} is a bug: it is logged and answered with a generic 500.
  */
-import { errorBody, PaykitError, type ErrorCode } from '@paykit/core';
+import { errorBody, httpStatusOf, PaykitError, type ErrorCode } from '@paykit/core';
 import { json } from './http.js';
 import type { Logger } from './logger.js';
-
-const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
-  validation_failed: 422,
-  invalid_json: 400,
-  duplicate_parameter: 400,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  cross_site_request: 403,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  amount_mismatch: 409,
-  event_not_confirmed: 409,
-  rate_limited: 429,
-  upstream_error: 502,
-  upstream_invalid_response: 502,
-  timeout: 504,
-  network_error: 502,
-  store_unavailable: 503,
-  issuer_mismatch: 400,
-  code_reused: 400,
-  request_timeout: 408,
-};
 
 /** Turns any thrown value into a JSON error answer. */
 export function errorResponse(error: unknown, logger: Logger): Response {
   if (error instanceof PaykitError && error.code !== 'internal_error') {
-    const status = STATUS_BY_CODE[error.code] ?? 500;
+    const status = httpStatusOf(error.code);
     // The browser gets the shop's words; what actually happened upstream (the cause) goes to the shop's log.
     if (status >= 500) {
       const message = `paykit: ${error.code}: ${error.message}`;

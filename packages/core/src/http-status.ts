@@ -1,0 +1,61 @@
+/**
+ * The one table from an error's {@link ErrorCode} to the HTTP status it is answered with, shared by the server's
+ * handler and the sandbox so that a code means the same status wherever paykit answers. It is exported from
+ * `@paykit/core` only, not from `@paykit/core/browser`: the elements never answer HTTP requests, and a table in
+ * the script-tag bundle would be bytes every shopper downloads for nothing.
+ */
+import type { ErrorCode } from './errors.js';
+
+/**
+ * Every code's status. A `Record` over the whole union, so that a new code cannot be added to {@link ErrorCode}
+ * without choosing its status here. Codes that only the browser raises (`state_*`, `unsafe_url`,
+ * `access_denied`) never become an answer today; they have the status they would mean if one did.
+ */
+const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  validation_failed: 422,
+  invalid_json: 400,
+  invalid_body: 400,
+  duplicate_parameter: 400,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  cross_site_request: 403,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  amount_mismatch: 409,
+  event_not_confirmed: 409,
+  rate_limited: 429,
+  upstream_error: 502,
+  upstream_invalid_response: 502,
+  timeout: 504,
+  network_error: 502,
+  store_unavailable: 503,
+  unsafe_url: 400,
+  state_missing: 400,
+  state_unknown: 400,
+  state_expired: 400,
+  state_used: 400,
+  access_denied: 403,
+  issuer_mismatch: 400,
+  code_reused: 400,
+  request_timeout: 408,
+  internal_error: 500,
+};
+
+/**
+ * The HTTP status an error with this `code` is answered with (`validation_failed` is 422, `not_found` 404, ...).
+ * The status follows from the code alone: code that throws a `PaykitError` names what went wrong, never a
+ * number, and the one place that turns the error into a response asks this function.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof PaykitError) return Response.json(errorBody(error), { status: httpStatusOf(error.code) });
+ * }
+ * ```
+ */
+export function httpStatusOf(code: ErrorCode): number {
+  return STATUS_BY_CODE[code];
+}
