@@ -1,16 +1,19 @@
 /**
  * The sandbox as a web-standard app: the emulated `/v1` API, the checkout pages and the `/_sandbox` control API.
  */
+import { httpStatusOf, PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { authenticate, authorize } from './auth.js';
 import { bodyLimitMiddleware } from './body.js';
 import type { SandboxContext } from './context.js';
 import type { SandboxEnv } from './env.js';
-import { SandboxError } from './errors.js';
+import { bearerChallengeHeader, BearerTokenError, sandboxErrorBody } from './errors.js';
+import { OAuthError, oauthErrorBody } from './oauth/oauth-error.js';
 import { SANDBOX_CSS } from './pages/styles.js';
 import { checkoutPages } from './pages/checkout.js';
 import { chargeRoutes } from './routes/charges.js';
-import { controlRoutes } from './routes/control.js';
+import { controlRoutes } from './routes/control/index.js';
 import { paymentRequestRoutes } from './routes/payment-requests.js';
 import { oauthTokenRoute } from './routes/oauth-token.js';
 import { METADATA_PATH, oauthMetadataRoute } from './routes/oauth-metadata.js';
@@ -65,8 +68,17 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   app.notFound((c) =>
     c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, code: 'not_found' }, 404),
   );
+  // The one place a failure becomes an answer: the status from the code (core's table, as the server's handler),
+  // the body in the real service's shape, and the Bearer challenge when a token was refused (RFC 6750 section 3).
   app.onError((error, c) => {
-    if (error instanceof SandboxError) return c.json(error.body(), error.status as 400, error.headers);
+    if (error instanceof PaykitError && error.code !== 'internal_error') {
+      const headers: Record<string, string> = {};
+      if (error instanceof BearerTokenError) headers['www-authenticate'] = bearerChallengeHeader(error.challenge);
+      if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
+      return c.json(sandboxErrorBody(error), httpStatusOf(error.code) as ContentfulStatusCode, headers);
+    }
+    // Thrown by the checks of an authorization request that `POST /_sandbox/oauth/approve` runs.
+    if (error instanceof OAuthError) return c.json(oauthErrorBody(error), error.status);
     // The sandbox's only log line: a bug in the emulator, for the person running it.
     // eslint-disable-next-line no-console
     console.error('[paykit sandbox] unexpected error', error);

@@ -4,8 +4,8 @@
  * beside either names the platform acting for that business. A Bearer header wins over an API key header
  * sent with it ("replaces the API key header", spec 5.1): a bad token is 401 even beside a good key.
  */
-import { OPERATION_SCOPES, scopesAllowOperation } from '@paykit/core';
-import { SandboxError } from './errors.js';
+import { OPERATION_SCOPES, PaykitError, scopesAllowOperation } from '@paykit/core';
+import { BearerTokenError } from './errors.js';
 import type { OAuthState } from './oauth/oauth-state.js';
 import { requirementOf } from './oauth/operation-of.js';
 import type { Business, SandboxState } from './state.js';
@@ -30,26 +30,22 @@ export function authenticate(request: Request, state: SandboxState, oauth: OAuth
     const business = grant && state.businesses.get(grant.businessId);
     if (!grant || !business || !oauth.apps.has(grant.clientId)) {
       // RFC 6750 section 3.1; one answer for unknown, expired and revoked, so that a token's history stays private.
-      throw new SandboxError(
-        401,
-        'Unauthorized: the access token is invalid, expired or revoked',
-        'unauthorized',
-        undefined,
-        { 'www-authenticate': 'Bearer error="invalid_token"' },
-      );
+      throw new BearerTokenError('unauthorized', 'Unauthorized: the access token is invalid, expired or revoked', {
+        error: 'invalid_token',
+      });
     }
     caller = { business, scopes: grant.scopes };
   } else {
     const apiKey = request.headers.get('x-business-api-key');
     const business = apiKey ? state.businessByApiKey(apiKey) : undefined;
-    if (!business) throw new SandboxError(401, 'Unauthorized: missing or invalid X-BUSINESS-API-KEY', 'unauthorized');
+    if (!business) throw new PaykitError('unauthorized', 'Unauthorized: missing or invalid X-BUSINESS-API-KEY');
     caller = { business, scopes: null };
   }
   const platformKey = request.headers.get('x-platform-key');
   let platform: Business | null = null;
   if (platformKey !== null) {
     platform = state.businessByPlatformKey(platformKey) ?? null;
-    if (!platform) throw new SandboxError(401, 'Unauthorized: invalid X-PLATFORM-KEY', 'unauthorized');
+    if (!platform) throw new PaykitError('unauthorized', 'Unauthorized: invalid X-PLATFORM-KEY');
   }
   return { ...caller, platform };
 }
@@ -62,17 +58,16 @@ export function authorize(caller: Caller, method: string, path: string): void {
   if (caller.scopes === null) return;
   const need = requirementOf(method, path);
   if (need === undefined) {
-    throw new SandboxError(
-      403,
-      `No OAuth scope grants ${method} /v1${path}; call it with the business API key`,
+    throw new BearerTokenError(
       'forbidden',
-      undefined,
-      { 'www-authenticate': 'Bearer error="insufficient_scope"' },
+      `No OAuth scope grants ${method} /v1${path}; call it with the business API key`,
+      { error: 'insufficient_scope' },
     );
   }
   const scope = OPERATION_SCOPES[need.operation];
   if (scopesAllowOperation(caller.scopes, need.operation) || scope === null) return;
-  throw new SandboxError(403, `This token lacks the scope ${scope}`, 'forbidden', undefined, {
-    'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+  throw new BearerTokenError('forbidden', `This token lacks the scope ${scope}`, {
+    error: 'insufficient_scope',
+    scope,
   });
 }

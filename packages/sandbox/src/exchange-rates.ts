@@ -3,7 +3,7 @@
  * round figures near real ones, a paykit choice (the service quotes live rates; its transfer examples show
  * `exchange_rate` as payment units per source unit, as a decimal string, e.g. `'88.949505'` for sgd to bdt).
  */
-import { SandboxError } from './errors.js';
+import { PaykitError } from '@paykit/core';
 
 /** Units of each currency one US dollar buys, in the sandbox. */
 const PER_USD: Readonly<Record<string, number>> = {
@@ -37,9 +37,9 @@ export function exchangeRate(from: string, to: string, field = 'source_currency'
   const b = PER_USD[to.toLowerCase()];
   if (a === undefined || b === undefined) {
     const unknown = a === undefined ? from : to;
-    throw new SandboxError(422, `The sandbox has no exchange rate for ${unknown.toUpperCase()}`, 'validation_failed', [
-      { path: field, message: `has no exchange rate in the sandbox (${Object.keys(PER_USD).join(', ')})` },
-    ]);
+    throw new PaykitError('validation_failed', `The sandbox has no exchange rate for ${unknown.toUpperCase()}`, {
+      errors: [{ path: field, message: `has no exchange rate in the sandbox (${Object.keys(PER_USD).join(', ')})` }],
+    });
   }
   if (from.toLowerCase() === to.toLowerCase()) return 1;
   return Math.round((b / a) * 1e6) / 1e6;

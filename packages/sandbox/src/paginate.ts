@@ -5,7 +5,7 @@
  * with `links` and `meta.path`, and `per_page` a number. A cursor is an opaque token naming the item next to
  * which the page starts, so pages stay put when items are added at the front.
  */
-import { SandboxError } from './errors.js';
+import { PaykitError } from '@paykit/core';
 
 /** A page and its cursors. */
 export interface Page<T> {
@@ -18,9 +18,9 @@ export function readPageSize(value: string | undefined, name: string, fallback =
   if (value === undefined) return fallback;
   const size = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
   if (!(size >= 1 && size <= max)) {
-    throw new SandboxError(422, `${name} must be a whole number from 1 to ${max}`, 'validation_failed', [
-      { path: name, message: `must be a whole number from 1 to ${max}` },
-    ]);
+    throw new PaykitError('validation_failed', `${name} must be a whole number from 1 to ${max}`, {
+      errors: [{ path: name, message: `must be a whole number from 1 to ${max}` }],
+    });
   }
   return size;
 }
@@ -111,8 +111,8 @@ function decodeCursor(cursor: string, name: string): { direction: 'next' | 'prev
   throw invalidCursor(name);
 }
 
-function invalidCursor(name: string): SandboxError {
-  return new SandboxError(422, `${name} is not a cursor from this list`, 'validation_failed', [
-    { path: name, message: 'is not a cursor from this list' },
-  ]);
+function invalidCursor(name: string): PaykitError {
+  return new PaykitError('validation_failed', `${name} is not a cursor from this list`, {
+    errors: [{ path: name, message: 'is not a cursor from this list' }],
+  });
 }

@@ -2,9 +2,8 @@
  * What happens when a shopper pays or fails on the checkout page (or a test says so): a charge is written,
  * the payment request moves to its final status, and the events of spec section 6 go out.
  */
-import { minorToMajor } from '@paykit/core';
+import { minorToMajor, PaykitError } from '@paykit/core';
 import { isoWithoutOffset } from './clock.js';
-import { SandboxError } from './errors.js';
 import { newId } from './ids.js';
 import { createSavedCardRecord, saveCard } from './saved-cards.js';
 import { chargeJson, paymentRequestJson } from './serialize.js';
@@ -26,7 +25,7 @@ export function completePayment(
   method?: string,
 ): ChargeRecord {
   if (request.status !== 'pending') {
-    throw new SandboxError(409, `The payment request is already ${request.status}`, 'conflict');
+    throw new PaykitError('conflict', `The payment request is already ${request.status}`);
   }
   const now = new Date();
   const charge: ChargeRecord = {

@@ -61,7 +61,10 @@ describe('platform key and commission (spec 5.4)', () => {
       apiKey: merchant.api_key,
       json: { amount: 10, currency: 'SGD', platform_commission_amount: 1 },
     });
-    expect(noKey).toMatchObject({ status: 422, body: { errors: [{ path: 'platform_commission_amount' }] } });
+    expect(noKey).toMatchObject({
+      status: 422,
+      body: { errors: { platform_commission_amount: [expect.any(String)] } },
+    });
     const repeated = await call(sandbox, 'POST', '/v1/payment-requests', {
       ...asPlatform(),
       json: { amount: 10, currency: 'SGD', platform_commission_amount: 1, allow_repeated_payments: true },
@@ -71,7 +74,7 @@ describe('platform key and commission (spec 5.4)', () => {
       ...asPlatform(),
       json: { amount: 10, currency: 'SGD', platform_commission_amount: 10 },
     });
-    expect(equal.body.errors).toEqual([{ path: 'platform_commission_amount', message: 'must be less than amount' }]);
+    expect(equal.body.errors).toEqual({ platform_commission_amount: ['must be less than amount'] });
     const wrongKey = await call(sandbox, 'POST', '/v1/payment-requests', {
       apiKey: merchant.api_key,
       headers: { 'x-platform-key': 'nope' },
@@ -89,7 +92,7 @@ describe('platform key and commission (spec 5.4)', () => {
     for (const refused of ['0', '0.00', '-1', '0.001', '10', '10.00', '10.01', 'NaN', '1e0', 'abc', '']) {
       const answer = await commission(refused);
       expect(answer.status, refused).toBe(422);
-      expect(answer.body.errors[0].path, refused).toBe('platform_commission_amount');
+      expect(Object.keys(answer.body.errors), refused).toEqual(['platform_commission_amount']);
     }
     for (const [accepted, echoed] of [
       ['0.01', 0.01],

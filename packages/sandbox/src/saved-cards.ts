@@ -7,6 +7,7 @@
 import {
   minorToMajor,
   parseAmount,
+  PaykitError,
   SAVE_CARD_WITH_PLAN,
   type savedCardCreateSchema,
   type savedCardUpdateSchema,
@@ -14,7 +15,6 @@ import {
 import type * as z from 'zod';
 import { isoWithoutOffset } from './clock.js';
 import type { SandboxContext } from './context.js';
-import { SandboxError } from './errors.js';
 import { newId } from './ids.js';
 import { chargeJson } from './serialize.js';
 import type { ChargeRecord } from './state.js';
@@ -93,12 +93,12 @@ export function updateSavedCardRecord(
   input: UpdateInput,
   plan: SavedCardJson | undefined,
 ): SavedCardJson {
-  if (record.status === 'canceled') throw new SandboxError(409, 'This recurring billing was canceled', 'conflict');
+  if (record.status === 'canceled') throw new PaykitError('conflict', 'This recurring billing was canceled');
   const saveCard = input.save_card ?? input.save_payment_method;
   if (input.plan_id && (record.save_card === 1 || saveCard === true)) {
-    throw new SandboxError(422, SAVE_CARD_WITH_PLAN, 'validation_failed', [
-      { path: 'save_card', message: SAVE_CARD_WITH_PLAN },
-    ]);
+    throw new PaykitError('validation_failed', SAVE_CARD_WITH_PLAN, {
+      errors: [{ path: 'save_card', message: SAVE_CARD_WITH_PLAN }],
+    });
   }
   const set = (field: string, value: unknown) => {
     if (value !== undefined) record[field] = value;
@@ -183,9 +183,9 @@ export function chargeSavedCard(
   businessId: string,
   charge: { amountMinor: number; currency: string },
 ): SavedCardChargeAnswer {
-  if (record.status === 'canceled') throw new SandboxError(409, 'This recurring billing was canceled', 'conflict');
+  if (record.status === 'canceled') throw new PaykitError('conflict', 'This recurring billing was canceled');
   if (!record.payment_method) {
-    throw new SandboxError(409, 'No card is saved on this recurring billing yet: open its url first', 'conflict');
+    throw new PaykitError('conflict', 'No card is saved on this recurring billing yet: open its url first');
   }
   const { state, webhooks } = sandbox;
   const currency = charge.currency.toLowerCase();

@@ -7,8 +7,8 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc9207#section-2
  */
-import { authorizeParamsSchema, parseScopeList, scopeAllows, type AuthorizeParams } from '@paykit/core';
-import { SandboxError } from '../errors.js';
+import { authorizeParamsSchema, PaykitError, parseScopeList, scopeAllows, type AuthorizeParams } from '@paykit/core';
+import { OAuthError, type OAuthErrorCode } from './oauth-error.js';
 import type { App, OAuthState, User } from './oauth-state.js';
 
 /** The parameters of an authorization request (spec 4.9). */
@@ -32,7 +32,7 @@ export interface CheckedRequest {
 export class RedirectError extends Error {
   constructor(
     readonly redirectUri: string,
-    readonly error: string,
+    readonly error: OAuthErrorCode,
     readonly description: string,
     readonly state: string | undefined,
   ) {
@@ -50,19 +50,19 @@ export class RedirectError extends Error {
   }
 }
 
-/** Checks an authorization request. Throws `SandboxError` (show a page) or `RedirectError` (send back). */
+/**
+ * Checks an authorization request. Throws {@link OAuthError} while `client_id` or `redirect_uri` is not known good
+ * (show a page: redirecting to an unchecked URI would make the sandbox an open redirector), then `RedirectError`
+ * (send back).
+ */
 export function checkAuthorizeRequest(oauth: OAuthState, query: Record<string, string>): CheckedRequest {
   const app = query.client_id ? oauth.apps.get(query.client_id) : undefined;
-  if (!app) throw new SandboxError(400, 'Unknown client_id: this app does not exist', 'invalid_client');
+  if (!app) throw new OAuthError(400, 'invalid_client', 'Unknown client_id: this app does not exist');
   if (!query.redirect_uri || !app.redirectUris.includes(query.redirect_uri)) {
-    throw new SandboxError(
-      400,
-      'redirect_uri is not one of the redirect URIs registered on this app',
-      'invalid_request',
-    );
+    throw new OAuthError(400, 'invalid_request', 'redirect_uri is not one of the redirect URIs registered on this app');
   }
   const state = query.state;
-  const fail = (error: string, description: string) =>
+  const fail = (error: OAuthErrorCode, description: string) =>
     new RedirectError(query.redirect_uri!, error, description, state);
   if (query.response_type !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
   const scopes = parseScopeList(query.scope ?? '');
@@ -94,7 +94,7 @@ export function approve(
   issuer: string,
 ): string {
   if (!approvableBusinesses(user).includes(businessId)) {
-    throw new SandboxError(403, 'Only an Owner or Admin of the business may connect apps to it', 'forbidden');
+    throw new PaykitError('forbidden', 'Only an Owner or Admin of the business may connect apps to it');
   }
   const code = oauth.issueCode({
     clientId: request.app.clientId,

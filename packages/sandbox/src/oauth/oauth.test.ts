@@ -164,8 +164,8 @@ describe('authorization request checks', () => {
         business_id: sandbox.seed.businessId,
       },
     });
-    expect(notGranted).toMatchObject({ status: 400, body: { code: 'invalid_scope' } });
-    expect(notGranted.body.message).toContain('commerce:delete');
+    expect(notGranted).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    expect(notGranted.body.error_description).toContain('commerce:delete');
     const plain = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
       json: {
         user_id: SEED_USER.id,
@@ -177,7 +177,7 @@ describe('authorization request checks', () => {
         code_challenge_method: 'plain',
       },
     });
-    expect(plain).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    expect(plain).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
   });
 
   it('shows an error page, never a redirect, for an unknown client or redirect_uri', async () => {

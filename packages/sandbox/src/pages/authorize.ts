@@ -3,11 +3,11 @@
  * and the form it posts. Owners and Admins approve; a user of several businesses picks one; deny sends
  * `error=access_denied` back with the state. Every redirect back carries `iss` (RFC 9207).
  */
-import { isScope } from '@paykit/core';
+import { httpStatusOf, isScope, PaykitError } from '@paykit/core';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { SandboxContext } from '../context.js';
-import { SandboxError } from '../errors.js';
 import {
   approvableBusinesses,
   approve,
@@ -16,6 +16,7 @@ import {
   deny,
   RedirectError,
 } from '../oauth/authorize.js';
+import { OAuthError } from '../oauth/oauth-error.js';
 import { SCOPE_WORDS } from '../oauth/scope-names.js';
 import { page } from './layout.js';
 import { csrfMatches, currentSession, postedFromHere, protectPage } from './session.js';
@@ -25,14 +26,15 @@ export function authorizePages(sandbox: SandboxContext) {
   const pages = new Hono();
   const { oauth, state } = sandbox;
 
-  const errorPage = (c: Context, error: SandboxError) =>
+  /** A refusal shown to the person at the browser: an OAuth error that must not be redirected, or paykit's own. */
+  const errorPage = (c: Context, error: OAuthError | PaykitError) =>
     c.html(
       page(
         'Cannot connect',
         html`<h1>This connection request is not valid</h1>
           <p role="alert">${error.message}</p>`,
       ),
-      error.status as 400,
+      (error instanceof OAuthError ? error.status : httpStatusOf(error.code)) as ContentfulStatusCode,
     );
 
   pages.get('/authorize', (c) => {
@@ -107,7 +109,7 @@ export function authorizePages(sandbox: SandboxContext) {
       );
     } catch (error) {
       if (error instanceof RedirectError) return c.redirect(error.location(sandbox.publicUrl()), 303);
-      if (error instanceof SandboxError) return errorPage(c, error);
+      if (error instanceof OAuthError || error instanceof PaykitError) return errorPage(c, error);
       throw error;
     }
   });
@@ -115,18 +117,18 @@ export function authorizePages(sandbox: SandboxContext) {
   pages.post('/authorize', async (c) => {
     protectPage(c);
     try {
-      if (!postedFromHere(c)) throw new SandboxError(403, 'Approve on the sandbox dashboard itself', 'forbidden');
+      if (!postedFromHere(c)) throw new PaykitError('forbidden', 'Approve on the sandbox dashboard itself');
       const form = singleParams(new URLSearchParams(await c.req.text()));
       const session = currentSession(c, oauth);
-      if (!session) throw new SandboxError(401, 'Sign in to the dashboard first', 'unauthorized');
+      if (!session) throw new PaykitError('unauthorized', 'Sign in to the dashboard first');
       if (!csrfMatches(session.csrf, form.csrf))
-        throw new SandboxError(403, 'The form expired; start the connection again', 'forbidden');
+        throw new PaykitError('forbidden', 'The form expired; start the connection again');
       const request = checkAuthorizeRequest(oauth, form);
       if (form.decision === 'deny') return c.redirect(deny(request, sandbox.publicUrl()), 303);
       return c.redirect(approve(oauth, request, session.user, form.business_id ?? '', sandbox.publicUrl()), 303);
     } catch (error) {
       if (error instanceof RedirectError) return c.redirect(error.location(sandbox.publicUrl()), 303);
-      if (error instanceof SandboxError) return errorPage(c, error);
+      if (error instanceof OAuthError || error instanceof PaykitError) return errorPage(c, error);
       throw error;
     }
   });
@@ -138,7 +140,7 @@ export function authorizePages(sandbox: SandboxContext) {
 export function singleParams(params: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of params) {
-    if (name in out) throw new SandboxError(400, `The parameter ${name} appears more than once`, 'duplicate_parameter');
+    if (name in out) throw new PaykitError('duplicate_parameter', `The parameter ${name} appears more than once`);
     out[name] = value;
   }
   return out;

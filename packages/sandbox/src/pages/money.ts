@@ -5,8 +5,7 @@
  * A$) and the code is what the merchant typed and the API answers. Intl puts a no-break space between code and
  * number, so a narrow button never wraps `SGD` away from its amount.
  */
-import { formatMinor } from '@paykit/core';
-import { SandboxError } from '../errors.js';
+import { formatMinor, PaykitError } from '@paykit/core';
 
 /** The locale of the sandbox pages (English, Singapore: the API's home market). */
 const LOCALE = 'en-SG';
@@ -17,7 +16,7 @@ const formats = new Map<string, Intl.NumberFormat>();
  * `amountMinor` (hundredths, as the API counts) in `currency` (an ISO 4217 code, any case) as the pages show it.
  * The digits are the currency's own (`JPY 1,250`), or two when the amount has cents the currency does not
  * have, so that the page never rounds what the shopper pays. The number is formatted from its decimal string,
- * exact at any size. A malformed currency is a `validation_failed` SandboxError (a bug: records are
+ * exact at any size. A malformed currency is a `validation_failed` PaykitError (a bug: records are
  * validated when created).
  *
  * @example formatMoney(1250, 'sgd') // 'SGD\u00a012.50'
@@ -43,7 +42,7 @@ function formatOf(currency: string, fractionDigits: number | undefined): Intl.Nu
           : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }),
       });
     } catch {
-      throw new SandboxError(422, `${JSON.stringify(currency)} is not a currency code`, 'validation_failed');
+      throw new PaykitError('validation_failed', `${JSON.stringify(currency)} is not a currency code`);
     }
     formats.set(key, format);
   }

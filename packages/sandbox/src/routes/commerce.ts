@@ -6,6 +6,7 @@
 import {
   customerCreateSchema,
   invoiceCreateSchema,
+  PaykitError,
   productCreateSchema,
   transferCreateSchema,
   transferEstimateSchema,
@@ -15,12 +16,12 @@ import { Hono } from 'hono';
 import { isoWithOffset, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
-import { notFound, SandboxError } from '../errors.js';
+import { parseBody } from '../body.js';
+import { notFound } from '../errors.js';
 import type { ResourceKind } from '../resources.js';
 import { estimateJson, quoteTransfer, transferMoneyJson } from '../transfer-quote.js';
-import { readBodyOrMultipart } from '../multipart.js';
 import { productJson } from '../serialize.js';
-import { listPage, minorOf, parseBody, parseFields } from './money.js';
+import { listPage, minorOf } from './money.js';
 
 /** The routes. */
 export function commerceRoutes(sandbox: SandboxContext) {
@@ -39,8 +40,11 @@ export function commerceRoutes(sandbox: SandboxContext) {
   // The service documents multipart/form-data for products; JSON and form-urlencoded are taken as well.
   routes.post('/products', async (c) => {
     const business = c.get('caller').business;
-    const { fields } = await readBodyOrMultipart(c.req.raw);
-    const input = parseFields(productCreateSchema, fields, 'Product');
+    // File parts of a multipart body (the product's image) are left out: the sandbox stores no files.
+    const input = await parseBody(productCreateSchema, c.req.raw, {
+      what: 'Product',
+      accept: ['json', 'form', 'multipart'],
+    });
     const product = state.resources.add(
       'products',
       business.id,
@@ -73,7 +77,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
   // The service answers its invoice create with 200 and documents no body; the sandbox echoes the invoice.
   routes.post('/invoices', async (c) => {
     const business = c.get('caller').business;
-    const input = await parseBody(invoiceCreateSchema, c.req.raw, 'Invoice');
+    const input = await parseBody(invoiceCreateSchema, c.req.raw, { what: 'Invoice' });
     const today = new Date().toISOString().slice(0, 10);
     const count = state.resources.list('invoices', business.id).length;
     const at = isoWithOffset(new Date());
@@ -118,7 +122,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
   routes.get('/orders', (c) => list('orders')(c));
 
   routes.post('/customers', async (c) => {
-    const input = await parseBody(customerCreateSchema, c.req.raw, 'Customer');
+    const input = await parseBody(customerCreateSchema, c.req.raw, { what: 'Customer' });
     return c.json(
       state.resources.add('customers', c.get('caller').business.id, { phone: null, ...input, created_at: now() }),
       201,
@@ -130,9 +134,9 @@ export function commerceRoutes(sandbox: SandboxContext) {
   const beneficiaryOf = (beneficiaryId: string, businessId: string) => {
     const found = state.resources.get('beneficiaries', beneficiaryId, businessId);
     if (!found) {
-      throw new SandboxError(422, 'beneficiary_id is not a beneficiary of this business', 'validation_failed', [
-        { path: 'beneficiary_id', message: 'is not a beneficiary of this business' },
-      ]);
+      throw new PaykitError('validation_failed', 'beneficiary_id is not a beneficiary of this business', {
+        errors: [{ path: 'beneficiary_id', message: 'is not a beneficiary of this business' }],
+      });
     }
     return found;
   };
@@ -148,19 +152,19 @@ export function commerceRoutes(sandbox: SandboxContext) {
   // An estimate changes nothing: no balance check, no record (the service's estimate-fee operation).
   routes.post('/transfers/estimate', async (c) => {
     const business = c.get('caller').business;
-    const input = await parseBody(transferEstimateSchema, c.req.raw, 'Transfer estimate');
+    const input = await parseBody(transferEstimateSchema, c.req.raw, { what: 'Transfer estimate' });
     return c.json(estimateJson(quoteFor(input, beneficiaryOf(input.beneficiary_id, business.id))));
   });
 
   routes.post('/transfers', async (c) => {
     const business = c.get('caller').business;
-    const input = await parseBody(transferCreateSchema, c.req.raw, 'Transfer');
+    const input = await parseBody(transferCreateSchema, c.req.raw, { what: 'Transfer' });
     const beneficiary = beneficiaryOf(input.beneficiary_id, business.id);
     const quote = quoteFor(input, beneficiary);
     // The payer bears the fee, so the balance in the source currency must cover amount and fee.
     const needed = quote.sourceMinor + quote.feeMinor;
     if (needed > state.ledger.balanceMinor(business.id, quote.sourceCurrency)) {
-      throw new SandboxError(409, 'The available balance is lower than the transfer and its fee', 'conflict');
+      throw new PaykitError('conflict', 'The available balance is lower than the transfer and its fee');
     }
     const transfer = state.resources.add('transfers', business.id, {
       beneficiary: { ...beneficiary },

@@ -83,7 +83,7 @@ describe('POST /_sandbox/apps', () => {
     expect(JSON.stringify(stored)).not.toContain(created.body.client_secret);
     expect(stored.scopes).toEqual(['business:read']);
     const refused = await approve(created.body.client_id, { scope: 'payments:read' });
-    expect(refused).toMatchObject({ status: 400, body: { code: 'invalid_scope' } });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
   });
 
   it('refuses a missing redirect URI, a non-URL one, an unknown scope, an unknown business', async () => {
@@ -113,7 +113,7 @@ describe('POST /_sandbox/apps', () => {
     expect(secret.body.client_secret).not.toBe(app.client_secret);
     expect((await call(sandbox, 'DELETE', `/_sandbox/apps/${app.client_id}`)).status).toBe(204);
     expect((await call(sandbox, 'DELETE', `/_sandbox/apps/${app.client_id}`)).status).toBe(404);
-    expect((await approve(app.client_id)).body.code).toBe('invalid_client');
+    expect((await approve(app.client_id)).body.error).toBe('invalid_client');
   });
 });
 

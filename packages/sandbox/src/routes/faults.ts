@@ -3,12 +3,10 @@
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { readBody } from '../body.js';
+import { parseBody } from '../body.js';
 import type { SandboxContext } from '../context.js';
-import { SandboxError } from '../errors.js';
 import { FAULT_KINDS } from '../faults.js';
 import { newId } from '../ids.js';
-import { toErrorBody } from '@paykit/core';
 
 const faultBody = z.strictObject({
   path: z.string().startsWith('/', 'must be a path such as /v1/payment-requests'),
@@ -24,12 +22,8 @@ const faultBody = z.strictObject({
 export function faultRoutes(sandbox: SandboxContext) {
   const routes = new Hono();
   routes.post('/', async (c) => {
-    const parsed = faultBody.safeParse(await readBody(c.req.raw, { form: false }));
-    if (!parsed.success) {
-      const body = toErrorBody(parsed.error, 'Fault');
-      throw new SandboxError(422, body.message, body.code, body.errors);
-    }
-    const input = parsed.data;
+    // The control API takes JSON only: a test or the demo sends it, never a browser form.
+    const input = await parseBody(faultBody, c.req.raw, { what: 'Fault', accept: ['json'] });
     const fault = {
       id: newId(),
       method: input.method,

@@ -5,34 +5,20 @@
 import {
   formatMinor,
   minorToMajor,
+  PaykitError,
   parseAmount,
   refundCreateSchema,
   subscriptionPlanCreateSchema,
-  toErrorBody,
   type SubscriptionPlanCreateOutput,
 } from '@paykit/core';
-import type * as z from 'zod';
 import { Hono } from 'hono';
-import { readBody } from '../body.js';
+import { parseBody } from '../body.js';
 import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
-import { notFound, SandboxError } from '../errors.js';
+import { notFound } from '../errors.js';
 import { paginate, readPageSize } from '../paginate.js';
 import { subscriptionPlanJson } from '../serialize.js';
-
-/** Parses a body with a core schema, or 422 with field errors. */
-export async function parseBody<S extends z.ZodType>(schema: S, request: Request, what: string): Promise<z.output<S>> {
-  return parseFields(schema, await readBody(request), what);
-}
-
-/** Parses fields already read (a multipart body's, say) with a core schema, or 422 with field errors. */
-export function parseFields<S extends z.ZodType>(schema: S, fields: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(fields);
-  if (parsed.success) return parsed.data;
-  const body = toErrorBody(parsed.error, what);
-  throw new SandboxError(422, body.message, body.code, body.errors);
-}
 
 /** Minor units of an amount a core schema has already validated. */
 export const minorOf = (amount: number): number => {
@@ -48,14 +34,14 @@ export function moneyRoutes(sandbox: SandboxContext) {
 
   const refund = async (c: { req: { raw: Request }; get(key: 'caller'): SandboxEnv['Variables']['caller'] }) => {
     const business = c.get('caller').business;
-    const input = await parseBody(refundCreateSchema, c.req.raw, 'Refund');
+    const input = await parseBody(refundCreateSchema, c.req.raw, { what: 'Refund' });
     // `payment_id` names the charge (or the payment request whose charge it is).
     const charge =
       state.charges.get(input.payment_id) ??
       [...state.charges.values()].find((ch) => ch.paymentRequestId === input.payment_id && ch.status !== 'failed');
     if (!charge || charge.businessId !== business.id) throw notFound('Payment not found');
     if (charge.status !== 'succeeded' && charge.status !== 'partially_refunded') {
-      throw new SandboxError(409, `A ${charge.status} payment cannot be refunded`, 'conflict');
+      throw new PaykitError('conflict', `A ${charge.status} payment cannot be refunded`);
     }
     const already = state.resources
       .list('refunds', business.id)
@@ -64,12 +50,9 @@ export function moneyRoutes(sandbox: SandboxContext) {
     const amountMinor = minorOf(input.amount);
     if (amountMinor > charge.amountMinor - already) {
       const remaining = formatMinor(charge.amountMinor - already);
-      throw new SandboxError(
-        422,
-        `amount must not exceed the ${remaining} that remains refundable`,
-        'validation_failed',
-        [{ path: 'amount', message: `must not exceed ${remaining}` }],
-      );
+      throw new PaykitError('validation_failed', `amount must not exceed the ${remaining} that remains refundable`, {
+        errors: [{ path: 'amount', message: `must not exceed ${remaining}` }],
+      });
     }
     const now = new Date();
     const record = state.resources.add('refunds', business.id, {
@@ -116,9 +99,9 @@ export function moneyRoutes(sandbox: SandboxContext) {
     const from = dateParam(c.req.query('created_at_from'), 'created_at_from');
     const to = dateParam(c.req.query('created_at_to'), 'created_at_to');
     if (from && to && to < from) {
-      throw new SandboxError(422, 'created_at_to must be on or after created_at_from', 'validation_failed', [
-        { path: 'created_at_to', message: 'must be on or after created_at_from' },
-      ]);
+      throw new PaykitError('validation_failed', 'created_at_to must be on or after created_at_from', {
+        errors: [{ path: 'created_at_to', message: 'must be on or after created_at_from' }],
+      });
     }
     const day = (at: Date) => at.toISOString().slice(0, 10);
     const entries = state.ledger.entries
@@ -168,7 +151,7 @@ export function moneyRoutes(sandbox: SandboxContext) {
   // The service's create answers 200 with the plan (its subscription-plan OpenAPI), not 201.
   routes.post('/subscription-plan', async (c) => {
     const business = c.get('caller').business;
-    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, 'Subscription plan');
+    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, { what: 'Subscription plan' });
     return c.json(
       state.resources.add('subscription_plans', business.id, planRecord(input, business.currency, new Date())),
     );
@@ -181,7 +164,7 @@ export function moneyRoutes(sandbox: SandboxContext) {
   routes.put('/subscription-plan/:id', async (c) => {
     const business = c.get('caller').business;
     const found = plan(c.req.param('id'), business.id);
-    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, 'Subscription plan');
+    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, { what: 'Subscription plan' });
     const createdAt = new Date(`${String(found.created_at)}Z`);
     const updated = planRecord(input, String(found.currency), createdAt);
     // The stored date has no offset (UTC): it is kept as written.
@@ -209,9 +192,9 @@ export function listPage(items: readonly (Record<string, unknown> & { id: string
 function dateParam(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new SandboxError(422, `${name} must be a date such as 2026-11-22`, 'validation_failed', [
-      { path: name, message: 'must be a date such as 2026-11-22' },
-    ]);
+    throw new PaykitError('validation_failed', `${name} must be a date such as 2026-11-22`, {
+      errors: [{ path: name, message: 'must be a date such as 2026-11-22' }],
+    });
   }
   return value;
 }

@@ -21,29 +21,20 @@
 import { createHash } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import {
-  decodeForm,
+  isPaykitError,
   parseScopeList,
   scopeAllows,
   tokenRequestSchema,
+  type ErrorCode,
   type Scope,
   type TokenRequest,
 } from '@paykit/core';
 import { Hono, type Context } from 'hono';
-import { MAX_BODY_BYTES } from '../body.js';
+import { readBody } from '../body.js';
 import type { SandboxContext } from '../context.js';
 import { hashSecret, secretMatches, type App } from '../oauth/oauth-state.js';
 import { readBasicCredentials } from '../oauth/client-basic-auth.js';
-
-/** An error answered as RFC 6749 section 5.2 says: `{ error, error_description }`. */
-class OAuthError extends Error {
-  constructor(
-    readonly status: 400 | 401,
-    readonly error: string,
-    description: string,
-  ) {
-    super(description);
-  }
-}
+import { OAuthError, oauthErrorBody } from '../oauth/oauth-error.js';
 
 /** The challenge of a 401 to a client that authenticated with `Authorization: Basic` (RFC 7617 section 2). */
 const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="paykit sandbox token endpoint", charset="UTF-8"' };
@@ -83,7 +74,7 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
       if (!(error instanceof OAuthError)) throw error;
       // A client that tried Basic and failed is told so with the scheme's challenge (RFC 6749 section 5.2).
       const challenge = basic !== undefined && error.status === 401 ? BASIC_CHALLENGE : {};
-      return c.json({ error: error.error, error_description: error.message }, error.status, {
+      return c.json(oauthErrorBody(error), error.status, {
         ...noStore,
         ...challenge,
       });
@@ -207,23 +198,28 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
   return routes;
 }
 
-/** The form, or the error to answer once the request has been counted. */
+/**
+ * The form, or the error to answer once the request has been counted. Read by the sandbox's one body reader; its
+ * refusals become RFC 6749's `invalid_request`, since an OAuth client reads only `{ error, error_description }`.
+ */
 async function readForm(
   c: Context,
 ): Promise<{ ok: true; form: Record<string, unknown> } | { ok: false; error: OAuthError }> {
-  const text = await c.req.text();
-  const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') {
-    return { ok: false, error: invalidRequest('The token request must be application/x-www-form-urlencoded') };
-  }
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) return { ok: false, error: invalidRequest('The form is too large') };
   try {
-    return { ok: true, form: decodeForm(new URLSearchParams(text)) };
-  } catch {
-    // RFC 6749 section 3.2: parameters must not be included more than once.
-    return { ok: false, error: invalidRequest('A parameter appears more than once') };
+    return { ok: true, form: await readBody(c.req.raw, { accept: ['form'] }) };
+  } catch (error) {
+    if (!isPaykitError(error)) throw error;
+    return { ok: false, error: invalidRequest(FORM_REFUSALS[error.code] ?? error.message) };
   }
 }
+
+/** What the token endpoint says for each refusal of the body reader. */
+const FORM_REFUSALS: Partial<Record<ErrorCode, string>> = {
+  unsupported_media_type: 'The token request must be application/x-www-form-urlencoded',
+  payload_too_large: 'The form is too large',
+  // RFC 6749 section 3.2: parameters must not be included more than once.
+  duplicate_parameter: 'A parameter appears more than once',
+};
 
 function invalidRequest(description: string): OAuthError {
   return new OAuthError(400, 'invalid_request', description);

@@ -4,8 +4,9 @@
 import {
   operations,
   PAYMENT_REQUEST_CREATE_FIELDS,
+  PaykitError,
   parseAmount,
-  toErrorBody,
+  parseOrThrow,
   type PaymentRequestCreate,
 } from '@paykit/core';
 import type { Context } from 'hono';
@@ -13,7 +14,7 @@ import { Hono } from 'hono';
 import { readBody } from '../body.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
-import { notFound, SandboxError } from '../errors.js';
+import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { cursorList, readPageSize } from '../paginate.js';
 import { extrasFrom, extrasOf, keepExtras } from '../payment-request-extras.js';
@@ -42,9 +43,9 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     const caller = c.get('caller');
     const input = await readCreateBody(c);
     if (input.platform_commission_amount !== undefined && !caller.platform) {
-      throw new SandboxError(422, 'platform_commission_amount needs a valid X-PLATFORM-KEY', 'validation_failed', [
-        { path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' },
-      ]);
+      throw new PaykitError('validation_failed', 'platform_commission_amount needs a valid X-PLATFORM-KEY', {
+        errors: [{ path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' }],
+      });
     }
     checkInPerson(sandbox, caller.business.id, input.payment_methods, input.wifi_terminal_id);
     const now = new Date();
@@ -96,7 +97,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
   routes.put('/payment-requests/:id', async (c) => {
     const record = find(c.req.param('id'), c.get('caller').business.id);
     if (record.status !== 'pending') {
-      throw new SandboxError(409, `A ${record.status} payment request cannot be updated`, 'conflict');
+      throw new PaykitError('conflict', `A ${record.status} payment request cannot be updated`);
     }
     const input = await readCreateBody(c);
     Object.assign(record, {
@@ -114,7 +115,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
   routes.delete('/payment-requests/:id', (c) => {
     const record = find(c.req.param('id'), c.get('caller').business.id);
     if (record.status !== 'pending') {
-      throw new SandboxError(409, `A ${record.status} payment request cannot be canceled`, 'conflict');
+      throw new PaykitError('conflict', `A ${record.status} payment request cannot be canceled`);
     }
     record.status = 'canceled';
     record.updatedAt = new Date();
@@ -131,13 +132,9 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
 async function readCreateBody(c: Context<SandboxEnv>): Promise<PaymentRequestCreate> {
   const raw = await readBody(c.req.raw);
   // The operation's row says what the API takes: the documented fields checked, unknown ones passed over.
-  const parsed = operations['paymentRequests.create'].request.safeParse(raw);
-  if (!parsed.success) {
-    const body = toErrorBody(parsed.error, 'Payment request');
-    throw new SandboxError(422, body.message, body.code, body.errors);
-  }
+  const input = parseOrThrow(operations['paymentRequests.create'].request, raw, 'Payment request');
   warnUnknownFields(c, unknownFields(raw, PAYMENT_REQUEST_CREATE_FIELDS));
-  return parsed.data;
+  return input;
 }
 
 /** Minor units of an amount the schema has already validated. */
@@ -156,13 +153,13 @@ function checkInPerson(
 ) {
   if (terminalId === undefined && !methods?.includes('wifi_card_reader')) return;
   if (terminalId === undefined || !methods?.includes('wifi_card_reader')) {
-    throw new SandboxError(422, 'wifi_card_reader and wifi_terminal_id go together', 'validation_failed', [
-      { path: 'wifi_terminal_id', message: 'is needed with wifi_card_reader, and only with it' },
-    ]);
+    throw new PaykitError('validation_failed', 'wifi_card_reader and wifi_terminal_id go together', {
+      errors: [{ path: 'wifi_terminal_id', message: 'is needed with wifi_card_reader, and only with it' }],
+    });
   }
   if (!sandbox.state.resources.get('terminals', terminalId, businessId)) {
-    throw new SandboxError(422, 'wifi_terminal_id is not a terminal of this business', 'validation_failed', [
-      { path: 'wifi_terminal_id', message: 'is not a terminal of this business' },
-    ]);
+    throw new PaykitError('validation_failed', 'wifi_terminal_id is not a terminal of this business', {
+      errors: [{ path: 'wifi_terminal_id', message: 'is not a terminal of this business' }],
+    });
   }
 }

@@ -3,14 +3,19 @@
  * and "Charge the saved card" where the spec is silent): create (with `save_card` its checkout `url` saves a
  * card), list, read, update (`PUT`), cancel (`DELETE`), and charge the saved card.
  */
-import { savedCardChargeSchema, savedCardCreateSchema, savedCardUpdateSchema, toErrorBody } from '@paykit/core';
+import {
+  PaykitError,
+  parseOrThrow,
+  savedCardChargeSchema,
+  savedCardCreateSchema,
+  savedCardUpdateSchema,
+} from '@paykit/core';
 import { Hono } from 'hono';
-import type * as z from 'zod';
-import { readBody } from '../body.js';
+import { parseBody, readBody } from '../body.js';
 import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
-import { notFound, SandboxError } from '../errors.js';
+import { notFound } from '../errors.js';
 import { paginate, readPageSize } from '../paginate.js';
 import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
 import {
@@ -47,7 +52,7 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
   routes.post('/recurring-billing', async (c) => {
     const businessId = c.get('caller').business.id;
     const raw = await readBody(c.req.raw);
-    const input = check(savedCardCreateSchema, raw, 'Recurring billing');
+    const input = parseOrThrow(savedCardCreateSchema, raw, 'Recurring billing');
     // Undocumented fields are ignored, as the service does, and named so that a typo is seen.
     warnUnknownFields(c, unknownFields(raw, Object.keys(savedCardCreateSchema.shape)));
     const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
@@ -59,9 +64,9 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
     const query = c.req.query();
     const status = query.status ?? 'active';
     if (!LIST_STATUSES.includes(status)) {
-      throw new SandboxError(422, `status must be one of ${LIST_STATUSES.join(', ')}`, 'validation_failed', [
-        { path: 'status', message: `must be one of ${LIST_STATUSES.join(', ')}` },
-      ]);
+      throw new PaykitError('validation_failed', `status must be one of ${LIST_STATUSES.join(', ')}`, {
+        errors: [{ path: 'status', message: `must be one of ${LIST_STATUSES.join(', ')}` }],
+      });
     }
     const matches = (item: SavedCardJson, field: string, value: string | undefined) =>
       value === undefined || item[field] === value;
@@ -88,7 +93,7 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
     const businessId = c.get('caller').business.id;
     const found = record(c.req.param('id'), businessId, 'Recurring billing record not found');
     const raw = await readBody(c.req.raw);
-    const input = check(savedCardUpdateSchema, raw, 'Recurring billing');
+    const input = parseOrThrow(savedCardUpdateSchema, raw, 'Recurring billing');
     warnUnknownFields(c, unknownFields(raw, Object.keys(savedCardUpdateSchema.shape)));
     const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
     return c.json(updateSavedCardRecord(found, input, plan));
@@ -104,7 +109,7 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
   routes.post('/charge/recurring-billing/:id', async (c) => {
     const businessId = c.get('caller').business.id;
     const found = record(c.req.param('id'), businessId, 'Recurring billing record not found');
-    const input = check(savedCardChargeSchema, await readBody(c.req.raw), 'Charge');
+    const input = await parseBody(savedCardChargeSchema, c.req.raw, { what: 'Charge' });
     const filled = [input.amount === undefined && 'amount', input.currency === undefined && 'currency'].filter(
       (name): name is string => typeof name === 'string',
     );
@@ -114,21 +119,13 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
     }
     const amountMinor = minorOf(input.amount ?? (found.amount as number));
     if (amountMinor <= 0) {
-      throw new SandboxError(422, 'amount must be greater than 0', 'validation_failed', [
-        { path: 'amount', message: 'must be greater than 0' },
-      ]);
+      throw new PaykitError('validation_failed', 'amount must be greater than 0', {
+        errors: [{ path: 'amount', message: 'must be greater than 0' }],
+      });
     }
     const currency = input.currency ?? (found.currency as string);
     return c.json(chargeSavedCard(sandbox, found, businessId, { amountMinor, currency }));
   });
 
   return routes;
-}
-
-/** Checks a body with a core schema, or answers 422 with the field errors. */
-function check<S extends z.ZodType>(schema: S, input: Record<string, unknown>, what: string): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const body = toErrorBody(parsed.error, what);
-  throw new SandboxError(422, body.message, body.code, body.errors);
 }

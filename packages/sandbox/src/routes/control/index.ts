@@ -1,0 +1,46 @@
+/**
+ * The control API of the sandbox, outside `/v1`: what a test or the demo needs to set up and to move time
+ * along. No authentication: the sandbox listens on loopback only. One file per concept; this one mounts them and
+ * owns the reset, which touches all of them.
+ */
+import { Hono } from 'hono';
+import type { SandboxContext } from '../../context.js';
+import { appRoutes } from './apps.js';
+import { businessRoutes } from './businesses.js';
+import { clockRoutes } from './clock.js';
+import { connectionRoutes } from './connections.js';
+import { paymentRoutes } from './payments.js';
+import { payoutRoutes } from './payouts.js';
+import { recordRoutes } from './records.js';
+import { userRoutes } from './users.js';
+import { webhookRoutes } from './webhooks.js';
+
+/** The `/_sandbox` routes (mounted by the app; `/_sandbox/faults` is `routes/faults.ts`). */
+export function controlRoutes(sandbox: SandboxContext): Hono {
+  const routes = new Hono();
+  for (const concern of [
+    businessRoutes,
+    webhookRoutes,
+    paymentRoutes,
+    payoutRoutes,
+    recordRoutes,
+    userRoutes,
+    appRoutes,
+    connectionRoutes,
+    clockRoutes,
+  ]) {
+    routes.route('/', concern(sandbox));
+  }
+
+  // Back to the seed: state, OAuth, deliveries, rate-limit counters and armed faults, so that tests start equal.
+  routes.post('/reset', (c) => {
+    sandbox.webhooks.reset();
+    sandbox.state.reset();
+    sandbox.oauth.reset();
+    sandbox.tokenRateLimit.reset();
+    sandbox.faults.reset();
+    return c.body(null, 204);
+  });
+
+  return routes;
+}
