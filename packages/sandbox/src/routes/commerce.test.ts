@@ -247,6 +247,7 @@ describe('POST /v1/products', () => {
     expect(chunked.status).toBe(413);
     const broken = await post('--nope\r\n', { 'content-type': 'multipart/form-data; boundary=other' });
     expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { code: string }).code).toBe('invalid_body');
   });
 });
 

@@ -180,6 +180,17 @@ describe('POST /v1/payment-requests', () => {
     expect(body.errors).toEqual({ platform_commission_amount: ['needs a valid X-PLATFORM-KEY'] });
   });
 
+  it("answers a 422's field errors by field, the real service's shape, a prototype-like name included", async () => {
+    const { status, body } = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=1&currency=SGD&__proto__=x',
+    });
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ message: 'Form field "__proto__" is not allowed', code: 'validation_failed' });
+    // An own key of the answer (a plain `{}` assigned `errors['__proto__']` would have sent `{}`).
+    expect(Object.keys(body.errors)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(body.errors, '__proto__')?.value).toEqual(['is not allowed']);
+  });
+
   it('answers 400 to malformed JSON, 413 to a huge body and 415 to another media type', async () => {
     const post = (type: string, body: string) =>
       fetch(`${sandbox.url}/v1/payment-requests`, {
