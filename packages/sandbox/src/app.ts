@@ -1,6 +1,7 @@
 /**
  * The sandbox as a web-standard app: the emulated `/v1` API, the checkout pages and the `/_sandbox` control API.
  */
+import { errorBody, PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
 import { authenticate, authorize } from './auth.js';
 import { bodyLimitMiddleware } from './body.js';
@@ -67,6 +68,9 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   );
   app.onError((error, c) => {
     if (error instanceof SandboxError) return c.json(error.body(), error.status as 400, error.headers);
+    // A core error thrown with its status (core's majorToMinor, for one) answers as its body says.
+    if (error instanceof PaykitError && error.status !== undefined)
+      return c.json(errorBody(error), error.status as 400);
     // The sandbox's only log line: a bug in the emulator, for the person running it.
     // eslint-disable-next-line no-console
     console.error('[paykit sandbox] unexpected error', error);

@@ -5,8 +5,8 @@
  * not show follow the real service's OpenAPI; the sandbox README lists each choice.
  */
 import {
+  majorToMinor,
   minorToMajor,
-  parseAmount,
   SAVE_CARD_WITH_PLAN,
   type savedCardCreateSchema,
   type savedCardUpdateSchema,
@@ -218,9 +218,9 @@ export function chargeSavedCard(
     currency,
   });
   record.times_charged = numberOr(record.times_charged, 0) + 1;
-  // total_charge starts at 0, which is no amount parseAmount takes (it refuses 0).
-  const chargedBefore = numberOr(record.total_charge, 0);
-  record.total_charge = minorToMajor((chargedBefore > 0 ? minorOf(chargedBefore) : 0) + charge.amountMinor);
+  // total_charge starts at 0: a total, so 0 is taken as nothing charged yet.
+  const chargedBefore = majorToMinor(record.total_charge ?? 0, { field: 'total_charge', allowZero: true });
+  record.total_charge = minorToMajor(chargedBefore + charge.amountMinor);
   record.updated_at = isoWithoutOffset(new Date());
   webhooks.emit('charge.updated', businessId, eventObject(), targets);
   return {
@@ -230,13 +230,6 @@ export function chargeSavedCard(
     currency,
     status: 'succeeded',
   };
-}
-
-/** Hundredths of a validated major amount. */
-export function minorOf(amount: number): number {
-  const parsed = parseAmount(amount);
-  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
-  return parsed.minor;
 }
 
 const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);

@@ -3,7 +3,7 @@
  * that an estimate and the transfer made right after it agree to the cent, and the ledger debits what the
  * transfer says (source amount, plus the fee the payer bears).
  */
-import { minorToMajor, parseAmount } from '@paykit/core';
+import { majorToMinor, minorToMajor } from '@paykit/core';
 import { exchangeRate, rateText } from './exchange-rates.js';
 import { transferFeeMinor } from './ledger.js';
 
@@ -23,12 +23,6 @@ export interface TransferQuote {
   feePayer: 'payer';
 }
 
-const minorOf = (major: number): number => {
-  const parsed = parseAmount(major);
-  if (!parsed.ok) throw new Error(`validated amount ${major} did not parse`);
-  return parsed.minor;
-};
-
 /**
  * Quotes a transfer from `sourceCurrency` to the beneficiary's `paymentCurrency`. When `paymentAmount` is
  * given it decides (the beneficiary receives what was asked) and the source amount follows from the rate;
@@ -46,10 +40,10 @@ export function quoteTransfer(input: {
   let sourceMinor: number;
   let paymentMinor: number;
   if (input.paymentAmount !== undefined) {
-    paymentMinor = minorOf(input.paymentAmount);
+    paymentMinor = majorToMinor(input.paymentAmount, { field: 'payment_amount' });
     sourceMinor = Math.round(paymentMinor / rate);
   } else {
-    sourceMinor = minorOf(input.sourceAmount ?? 0);
+    sourceMinor = majorToMinor(input.sourceAmount, { field: 'source_amount' });
     paymentMinor = Math.round(sourceMinor * rate);
   }
   const feeMinor = transferFeeMinor(sourceMinor, sourceCurrency !== paymentCurrency);

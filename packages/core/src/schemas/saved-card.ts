@@ -170,14 +170,13 @@ export const savedCardUpdateSchema = z
 export type SavedCardUpdateInput = z.input<typeof savedCardUpdateSchema>;
 
 /**
- * The body of `POST /v1/charge/recurring-billing/{id}`. The real service requires `amount` and `currency`
- * (OpenAPI "Charge the saved card"); both are optional here for now because paykit's earlier versions sent
- * only an optional `amount`: the sandbox fills a missing one from the record and says so in an
- * `X-Sandbox-Warning` header. Send both: the real service refuses a charge without them.
+ * The body of `POST /v1/charge/recurring-billing/{id}`: `amount` and `currency`, both required as the real
+ * service requires them (OpenAPI "Charge the saved card"), so a charge that works against the sandbox works
+ * against the service.
  */
 export const savedCardChargeSchema = z.strictObject({
-  amount: amount.optional(),
-  currency: requestCurrency.optional(),
+  amount,
+  currency: requestCurrency,
 });
 
 /** What goes into {@link savedCardChargeSchema}. */

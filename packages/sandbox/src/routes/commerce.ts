@@ -5,6 +5,7 @@
  */
 import {
   customerCreateSchema,
+  majorToMinor,
   invoiceCreateSchema,
   productCreateSchema,
   transferCreateSchema,
@@ -20,7 +21,7 @@ import type { ResourceKind } from '../resources.js';
 import { estimateJson, quoteTransfer, transferMoneyJson } from '../transfer-quote.js';
 import { readBodyOrMultipart } from '../multipart.js';
 import { productJson } from '../serialize.js';
-import { listPage, minorOf, parseBody, parseFields } from './money.js';
+import { listPage, parseBody, parseFields } from './money.js';
 
 /** The routes. */
 export function commerceRoutes(sandbox: SandboxContext) {
@@ -50,7 +51,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
         description: input.description ?? null,
         headline: input.headline ?? null,
         currency: input.currency ?? business.currency,
-        priceMinor: minorOf(input.price),
+        priceMinor: majorToMinor(input.price, { field: 'price' }),
         categoryIds: input.category_ids ?? [],
         isManageable: input.is_manageable ?? true,
         isPinned: input.is_pinned ?? false,

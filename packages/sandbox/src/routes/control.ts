@@ -3,7 +3,7 @@
  * along. No authentication: the sandbox listens on loopback only.
  */
 import { createHash } from 'node:crypto';
-import { formatMinor, minorToMajor, parseAmount, SCOPES, toErrorBody, webUrl } from '@paykit/core';
+import { formatMinor, majorToMinor, minorToMajor, SCOPES, toErrorBody, webUrl } from '@paykit/core';
 import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
 import { Hono } from 'hono';
 import * as z from 'zod';
@@ -195,7 +195,7 @@ export function controlRoutes(sandbox: SandboxContext) {
         description: `Payout ${payout.id} ${input.status}: returned`,
         chargeId: null,
         payoutId: payout.id,
-        creditMinor: payoutMinor(payout.amount),
+        creditMinor: majorToMinor(payout.amount),
         debitMinor: null,
         currency: payout.currency as string,
       });
@@ -347,12 +347,6 @@ export function controlRoutes(sandbox: SandboxContext) {
   });
 
   return routes;
-}
-
-/** A payout's stored amount (a two-decimal number) in minor units. */
-function payoutMinor(amount: unknown): number {
-  const parsed = parseAmount(amount);
-  return parsed.ok ? parsed.minor : 0;
 }
 
 /**

@@ -4,8 +4,8 @@
  */
 import {
   formatMinor,
+  majorToMinor,
   minorToMajor,
-  parseAmount,
   refundCreateSchema,
   subscriptionPlanCreateSchema,
   toErrorBody,
@@ -34,13 +34,6 @@ export function parseFields<S extends z.ZodType>(schema: S, fields: unknown, wha
   throw new SandboxError(422, body.message, body.code, body.errors);
 }
 
-/** Minor units of an amount a core schema has already validated. */
-export const minorOf = (amount: number): number => {
-  const parsed = parseAmount(amount);
-  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
-  return parsed.minor;
-};
-
 /** The routes. */
 export function moneyRoutes(sandbox: SandboxContext) {
   const routes = new Hono<SandboxEnv>();
@@ -60,8 +53,8 @@ export function moneyRoutes(sandbox: SandboxContext) {
     const already = state.resources
       .list('refunds', business.id)
       .filter((r) => r.payment_id === charge.id)
-      .reduce((sum, r) => sum + minorOf(r.amount_refunded as number), 0);
-    const amountMinor = minorOf(input.amount);
+      .reduce((sum, r) => sum + majorToMinor(r.amount_refunded, { field: 'amount_refunded' }), 0);
+    const amountMinor = majorToMinor(input.amount);
     if (amountMinor > charge.amountMinor - already) {
       const remaining = formatMinor(charge.amountMinor - already);
       throw new SandboxError(
@@ -155,7 +148,7 @@ export function moneyRoutes(sandbox: SandboxContext) {
       cycleRepeat: input.cycle_repeat ?? null,
       cycleFrequency: input.cycle_frequency ?? null,
       currency: input.currency ?? currency,
-      amountMinor: minorOf(input.amount),
+      amountMinor: majorToMinor(input.amount),
       reference: input.reference ?? null,
       createdAt,
       updatedAt: new Date(),

@@ -2,9 +2,9 @@
  * `/v1/payment-requests` (spec 4.7 and 4.10): create (form or JSON), list, read and cancel.
  */
 import {
+  majorToMinor,
   operations,
   PAYMENT_REQUEST_CREATE_FIELDS,
-  parseAmount,
   toErrorBody,
   type PaymentRequestCreate,
 } from '@paykit/core';
@@ -51,7 +51,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     const record: PaymentRequestRecord = {
       id: newId(),
       businessId: caller.business.id,
-      amountMinor: minor(input.amount),
+      amountMinor: majorToMinor(input.amount),
       currency: input.currency.toLowerCase(),
       email: input.email ?? null,
       purpose: input.purpose ?? null,
@@ -62,7 +62,9 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
       allowRepeatedPayments: input.allow_repeated_payments ?? false,
       saveCard: input.save_card ?? false,
       platformCommissionMinor:
-        input.platform_commission_amount === undefined ? null : minor(input.platform_commission_amount),
+        input.platform_commission_amount === undefined
+          ? null
+          : majorToMinor(input.platform_commission_amount, { field: 'platform_commission_amount' }),
       platformBusinessId: caller.platform?.id ?? null,
       status: 'pending',
       createdAt: now,
@@ -100,7 +102,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     }
     const input = await readCreateBody(c);
     Object.assign(record, {
-      amountMinor: minor(input.amount),
+      amountMinor: majorToMinor(input.amount),
       currency: input.currency.toLowerCase(),
       email: input.email ?? record.email,
       purpose: input.purpose ?? record.purpose,
@@ -138,13 +140,6 @@ async function readCreateBody(c: Context<SandboxEnv>): Promise<PaymentRequestCre
   }
   warnUnknownFields(c, unknownFields(raw, PAYMENT_REQUEST_CREATE_FIELDS));
   return parsed.data;
-}
-
-/** Minor units of an amount the schema has already validated. */
-function minor(amount: number): number {
-  const parsed = parseAmount(amount);
-  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
-  return parsed.minor;
 }
 
 /** In-person payments (spec 5.4.8): a card reader needs one of the business's own terminals. */

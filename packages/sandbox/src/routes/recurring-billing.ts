@@ -3,7 +3,13 @@
  * and "Charge the saved card" where the spec is silent): create (with `save_card` its checkout `url` saves a
  * card), list, read, update (`PUT`), cancel (`DELETE`), and charge the saved card.
  */
-import { savedCardChargeSchema, savedCardCreateSchema, savedCardUpdateSchema, toErrorBody } from '@paykit/core';
+import {
+  majorToMinor,
+  savedCardChargeSchema,
+  savedCardCreateSchema,
+  savedCardUpdateSchema,
+  toErrorBody,
+} from '@paykit/core';
 import { Hono } from 'hono';
 import type * as z from 'zod';
 import { readBody } from '../body.js';
@@ -13,16 +19,7 @@ import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import { paginate, readPageSize } from '../paginate.js';
 import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
-import {
-  chargeSavedCard,
-  createSavedCardRecord,
-  minorOf,
-  updateSavedCardRecord,
-  type SavedCardJson,
-} from '../saved-cards.js';
-
-/** The header that tells a developer what the sandbox did that the real service would not. */
-const WARNING_HEADER = 'X-Sandbox-Warning';
+import { chargeSavedCard, createSavedCardRecord, updateSavedCardRecord, type SavedCardJson } from '../saved-cards.js';
 
 /** Statuses the real list filter names; `active` is its default. */
 const LIST_STATUSES = ['active', 'scheduled', 'retrying', 'inactive', 'canceled'];
@@ -104,22 +101,10 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
   routes.post('/charge/recurring-billing/:id', async (c) => {
     const businessId = c.get('caller').business.id;
     const found = record(c.req.param('id'), businessId, 'Recurring billing record not found');
+    // `amount` and `currency` are required, as the real service requires them (a 422 names a missing one).
     const input = check(savedCardChargeSchema, await readBody(c.req.raw), 'Charge');
-    const filled = [input.amount === undefined && 'amount', input.currency === undefined && 'currency'].filter(
-      (name): name is string => typeof name === 'string',
-    );
-    if (filled.length) {
-      // The real service requires both; paykit's older clients sent neither, so the sandbox fills them and says so.
-      c.header(WARNING_HEADER, `${filled.join(' and ')} taken from the record; the real service requires them`);
-    }
-    const amountMinor = minorOf(input.amount ?? (found.amount as number));
-    if (amountMinor <= 0) {
-      throw new SandboxError(422, 'amount must be greater than 0', 'validation_failed', [
-        { path: 'amount', message: 'must be greater than 0' },
-      ]);
-    }
-    const currency = input.currency ?? (found.currency as string);
-    return c.json(chargeSavedCard(sandbox, found, businessId, { amountMinor, currency }));
+    const amountMinor = majorToMinor(input.amount);
+    return c.json(chargeSavedCard(sandbox, found, businessId, { amountMinor, currency: input.currency }));
   });
 
   return routes;
