@@ -6,6 +6,8 @@
 import { majorToMinor, minorToMajor } from '@paykit/core';
 import { exchangeRate, rateText } from './exchange-rates.js';
 import { transferFeeMinor } from './ledger.js';
+import type { ResourceOf } from './resources.js';
+import type { WireOf } from './wire.js';
 
 /** A transfer's amounts, in minor units of their currencies. */
 export interface TransferQuote {
@@ -60,7 +62,7 @@ export function quoteTransfer(input: {
 }
 
 /** The answer of `POST /v1/transfers/estimate`, in the service's field names. */
-export function estimateJson(quote: TransferQuote) {
+export function estimateJson(quote: TransferQuote): WireOf<'transfers.estimate'> {
   return {
     source_amount: minorToMajor(quote.sourceMinor),
     source_amount_fees: minorToMajor(quote.feeMinor),
@@ -76,7 +78,12 @@ export function estimateJson(quote: TransferQuote) {
 }
 
 /** The money fields of a transfer record, in the service's field names. */
-export function transferMoneyJson(quote: TransferQuote) {
+export function transferMoneyJson(
+  quote: TransferQuote,
+): Pick<
+  ResourceOf<'transfers'>,
+  'payment_currency' | 'payment_amount' | 'source_currency' | 'source_amount' | 'exchange_rate' | 'fee'
+> & { discount_fee_rate: number; fixed_fee: number; discount_fee: number } {
   return {
     payment_currency: quote.paymentCurrency,
     payment_amount: minorToMajor(quote.paymentMinor),

@@ -16,7 +16,7 @@ import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
 import { newId } from '../ids.js';
 import { cursorList, readPageSize } from '../paginate.js';
-import { extrasFrom, extrasOf, keepExtras } from '../payment-request-extras.js';
+import { extrasFrom } from '../payment-request-extras.js';
 import { paymentRequestJson } from '../serialize.js';
 import type { PaymentRequestRecord } from '../state.js';
 import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
@@ -33,10 +33,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
   };
 
   // The spec's fields, the real service's documented extras, and nothing else (unknown fields are ignored).
-  const json = (record: PaymentRequestRecord) => ({
-    ...paymentRequestJson(record, sandbox.publicUrl()),
-    ...extrasOf(record),
-  });
+  const json = (record: PaymentRequestRecord) => paymentRequestJson(record, sandbox.publicUrl());
 
   routes.post('/payment-requests', async (c) => {
     const caller = c.get('caller');
@@ -66,11 +63,11 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
           ? null
           : majorToMinor(input.platform_commission_amount, { field: 'platform_commission_amount' }),
       platformBusinessId: caller.platform?.id ?? null,
+      extras: extrasFrom(input, now),
       status: 'pending',
       createdAt: now,
       updatedAt: now,
     };
-    keepExtras(record, extrasFrom(input, now));
     sandbox.state.paymentRequests.set(record.id, record);
     return c.json(json(record), 200);
   });
@@ -109,7 +106,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
       redirectUrl: input.redirect_url ?? record.redirectUrl,
       updatedAt: new Date(),
     });
-    keepExtras(record, extrasFrom(input, record.updatedAt));
+    record.extras = extrasFrom(input, record.updatedAt);
     return c.json(json(record));
   });
 

@@ -35,7 +35,7 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
     return found;
   };
 
-  const planOf = (id: string, businessId: string): SavedCardJson => {
+  const planOf = (id: string, businessId: string) => {
     const plan = state.resources.get('subscription_plans', id, businessId);
     if (!plan) throw notFound('Subscription plan not found');
     return plan;
