@@ -108,6 +108,6 @@ export class ResourceStore {
   #map<K extends ResourceKind>(kind: K): Map<string, StoredResource<K>> {
     let map = this.#kinds.get(kind);
     if (!map) this.#kinds.set(kind, (map = new Map()));
-    return map as unknown as Map<string, StoredResource<K>>;
+    return map;
   }
 }

@@ -21,21 +21,27 @@ import type { ResourceKind } from '../resources.js';
 import { estimateJson, quoteTransfer, transferMoneyJson } from '../transfer-quote.js';
 import { readBodyOrMultipart } from '../multipart.js';
 import { productJson } from '../serialize.js';
-import { listPage, parseBody, parseFields } from './money.js';
+import { parseBody, parseFields } from './money.js';
+import { recordsCursorList, recordsNumberedList } from '../paginate.js';
 
 /** The routes. */
 export function commerceRoutes(sandbox: SandboxContext) {
   const routes = new Hono<SandboxEnv>();
   const { state } = sandbox;
   const now = () => isoWithoutOffset(new Date());
-  const list =
-    (kind: ResourceKind) =>
-    (c: {
-      req: { query(): Record<string, string> };
-      get(k: 'caller'): SandboxEnv['Variables']['caller'];
-      json: (v: unknown) => Response;
-    }) =>
-      c.json(listPage(state.resources.list(kind, c.get('caller').business.id), c.req.query()));
+  // Each list answers the shape the service's OpenAPI shows for it (the README lists them): a cursor list or a
+  // page-numbered one, with the page size it documents as the default.
+  type ListContext = {
+    req: { url: string; query(): Record<string, string> };
+    get(k: 'caller'): SandboxEnv['Variables']['caller'];
+    json: (v: unknown) => Response;
+  };
+  const list = (kind: ResourceKind, shape: 'cursor' | 'numbered', perPage: number) => (c: ListContext) => {
+    const items = state.resources.list(kind, c.get('caller').business.id);
+    return c.json(
+      shape === 'cursor' ? recordsCursorList(items, c.req, perPage) : recordsNumberedList(items, c.req, perPage),
+    );
+  };
 
   // The service documents multipart/form-data for products; JSON and form-urlencoded are taken as well.
   routes.post('/products', async (c) => {
@@ -63,7 +69,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
     );
     return c.json(product, 201);
   });
-  routes.get('/products', (c) => list('products')(c));
+  routes.get('/products', (c) => list('products', 'numbered', 10)(c));
   routes.delete('/products/:id', (c) => {
     if (!state.resources.get('products', c.req.param('id'), c.get('caller').business.id))
       throw notFound('Product not found');
@@ -114,9 +120,11 @@ export function commerceRoutes(sandbox: SandboxContext) {
           (status === undefined || i.status === status) &&
           (reference === undefined || i.reference === reference),
       );
-    return c.json(listPage(kept, c.req.query()));
+    // The service's invoice list takes `page` and `per_page` (default 10); it shows no answer: page-numbered.
+    return c.json(recordsNumberedList(kept, c.req, 10));
   });
-  routes.get('/orders', (c) => list('orders')(c));
+  // The service shows no answer for its order list: a cursor list like the charges, whose filters it shares.
+  routes.get('/orders', (c) => list('orders', 'cursor', 20)(c));
 
   routes.post('/customers', async (c) => {
     const input = await parseBody(customerCreateSchema, c.req.raw, 'Customer');
@@ -125,7 +133,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
       201,
     );
   });
-  routes.get('/customers', (c) => list('customers')(c));
+  routes.get('/customers', (c) => list('customers', 'cursor', 10)(c));
 
   /** The beneficiary a transfer names, or 422 naming `beneficiary_id`. */
   const beneficiaryOf = (beneficiaryId: string, businessId: string) => {
@@ -195,7 +203,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
         (beneficiaryId === undefined || (t.beneficiary as { id: string }).id === beneficiaryId) &&
         (status === undefined || t.status === status),
     );
-    return c.json(listPage(kept, c.req.query()));
+    return c.json(recordsCursorList(kept, c.req, 10));
   });
   routes.get('/transfers/:id', (c) => {
     const found = state.resources.get('transfers', c.req.param('id'), c.get('caller').business.id);
@@ -204,8 +212,9 @@ export function commerceRoutes(sandbox: SandboxContext) {
   });
 
   routes.get('/account-status', (c) => c.json({ payments_enabled: true, payouts_enabled: true, status: 'active' }));
-  routes.get('/terminals', (c) => list('terminals')(c));
-  routes.get('/static-qr-codes', (c) => list('static_qr_codes')(c));
+  // Terminals answer as the service's card readers (`GET /v1/readers`: page-numbered, 10 a page).
+  routes.get('/terminals', (c) => list('terminals', 'numbered', 10)(c));
+  routes.get('/static-qr-codes', (c) => list('static_qr_codes', 'cursor', 20)(c));
 
   // Not-found texts as the spec gives them (4.3, 4.4).
   routes.get('/beneficiaries/:id', (c) => {

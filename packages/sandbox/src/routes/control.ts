@@ -197,7 +197,7 @@ export function controlRoutes(sandbox: SandboxContext) {
         payoutId: payout.id,
         creditMinor: majorToMinor(payout.amount),
         debitMinor: null,
-        currency: payout.currency as string,
+        currency: payout.currency,
       });
     }
     return c.json(payout);

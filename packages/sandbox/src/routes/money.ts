@@ -18,7 +18,7 @@ import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
-import { paginate, readPageSize } from '../paginate.js';
+import { paginate, readPageSize, recordsNumberedList } from '../paginate.js';
 import { subscriptionPlanJson } from '../serialize.js';
 
 /** Parses a body with a core schema, or 422 with field errors. */
@@ -166,8 +166,9 @@ export function moneyRoutes(sandbox: SandboxContext) {
       state.resources.add('subscription_plans', business.id, planRecord(input, business.currency, new Date())),
     );
   });
+  // Page-numbered, 20 a page unless asked, as the service's subscription-plan list.
   routes.get('/subscription-plan', (c) =>
-    c.json(listPage(state.resources.list('subscription_plans', c.get('caller').business.id), c.req.query())),
+    c.json(recordsNumberedList(state.resources.list('subscription_plans', c.get('caller').business.id), c.req, 20)),
   );
   routes.get('/subscription-plan/:id', (c) => c.json(plan(c.req.param('id'), c.get('caller').business.id)));
   // An update takes the whole plan again, as the service's does; existing subscriptions are not changed.
@@ -188,15 +189,6 @@ export function moneyRoutes(sandbox: SandboxContext) {
   });
 
   return routes;
-}
-
-/** A page of stored records, by `cursor` and `per_page`. */
-export function listPage(items: readonly (Record<string, unknown> & { id: string })[], query: Record<string, string>) {
-  return paginate(items, (item) => item.id, {
-    cursor: query.cursor,
-    perPage: readPageSize(query.per_page, 'per_page'),
-    cursorName: 'cursor',
-  });
 }
 
 function dateParam(value: string | undefined, name: string): string | undefined {

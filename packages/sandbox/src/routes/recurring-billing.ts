@@ -17,7 +17,7 @@ import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound, SandboxError } from '../errors.js';
-import { paginate, readPageSize } from '../paginate.js';
+import { recordsCursorList } from '../paginate.js';
 import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
 import { chargeSavedCard, createSavedCardRecord, updateSavedCardRecord, type SavedCardJson } from '../saved-cards.js';
 
@@ -68,12 +68,8 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
       .filter((item) => matches(item, 'customer_email', query.customer_email))
       .filter((item) => matches(item, 'reference', query.reference))
       .filter((item) => matches(item, 'business_recurring_plans_id', query.business_recurring_plans_id));
-    const page = paginate(mine, (item) => item.id, {
-      cursor: query.cursor,
-      perPage: readPageSize(query.per_page, 'per_page'),
-      cursorName: 'cursor',
-    });
-    return c.json({ data: page.data, meta: page.meta });
+    // The service shows no answer for this list: the cursor list of its other lists (per_page a number).
+    return c.json(recordsCursorList(mine, c.req, 20));
   });
 
   // Spec 4.2: the text for an unknown id names a missing subscription plan record.
