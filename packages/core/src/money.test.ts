@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './money.js';
+import { isPaykitError } from './errors.js';
+import { formatMinor, majorToMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './money.js';
 
 describe('parseAmount', () => {
   it.each([
@@ -57,5 +58,36 @@ describe('formatMinor', () => {
     [-1999, '-19.99'],
   ])('formats %i as %s', (minor, text) => {
     expect(formatMinor(minor)).toBe(text);
+  });
+});
+
+describe('majorToMinor', () => {
+  it.each([
+    [12.5, 1250],
+    ['12.50', 1250],
+    [0.01, 1],
+    [999999999.99, MAX_AMOUNT_MINOR],
+  ])('reads %s as %i minor units', (input, minor) => {
+    expect(majorToMinor(input)).toBe(minor);
+  });
+
+  it.each([[0], [-1], [0.1 + 0.2], ['abc'], [Number.NaN], [undefined], [1e21]])(
+    'throws for %s instead of answering 0 or a rounded guess',
+    (input) => {
+      let thrown: unknown;
+      try {
+        majorToMinor(input, { field: 'price' });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(isPaykitError(thrown, 'validation_failed')).toBe(true);
+      expect((thrown as Error).message).toMatch(/^price /);
+      expect((thrown as { status?: number }).status).toBe(422);
+    },
+  );
+
+  it('takes 0 only when asked, for totals that start at nothing', () => {
+    expect(majorToMinor(0, { allowZero: true })).toBe(0);
+    expect(() => majorToMinor(-0.5, { allowZero: true })).toThrow('must be greater than 0');
   });
 });

@@ -3,6 +3,7 @@
  * most two decimals; paykit does every comparison and sum in integer minor units so that floating point
  * never decides a price (`0.1 + 0.2` is 30 minor units, exactly).
  */
+import { PaykitError } from './errors.js';
 
 /** The largest amount paykit accepts, in minor units (999,999,999.99). A paykit choice: the spec sets none. */
 export const MAX_AMOUNT_MINOR = 99_999_999_999;
@@ -38,6 +39,27 @@ export function parseAmount(value: unknown): AmountParseResult {
   if (sign === '-' || minor === 0) return { ok: false, reason: 'must be greater than 0' };
   if (minor > MAX_AMOUNT_MINOR) return { ok: false, reason: 'must be at most 999999999.99' };
   return { ok: true, minor };
+}
+
+/**
+ * An amount in major units (a number or decimal string) in minor units, for code that holds an amount a schema
+ * has already checked, or one it stored itself. Throws a `PaykitError` `validation_failed` (naming `field` and
+ * the {@link parseAmount} reason) for anything that is not an amount, never 0 or a rounded guess. `allowZero`
+ * takes 0 as 0 minor units, for totals that start at nothing (a saved card's `total_charge`).
+ *
+ * @example majorToMinor(12.5) // 1250
+ * @example majorToMinor(0, { allowZero: true }) // 0
+ * @example majorToMinor(0.1 + 0.2) // throws: amount must have at most two decimal places
+ */
+export function majorToMinor(value: unknown, options: { field?: string; allowZero?: boolean } = {}): number {
+  if (options.allowZero && (value === 0 || value === '0' || value === '0.00')) return 0;
+  const parsed = parseAmount(value);
+  if (parsed.ok) return parsed.minor;
+  const field = options.field ?? 'amount';
+  throw new PaykitError('validation_failed', `${field} ${parsed.reason}`, {
+    status: 422,
+    errors: [{ path: field, message: parsed.reason }],
+  });
 }
 
 /** Minor units to the number in major units the API takes (`1250` -> `12.5`). */

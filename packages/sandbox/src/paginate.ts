@@ -1,9 +1,12 @@
 /**
- * Cursor pagination both ways. {@link paginate} answers the balance-transactions list of spec 4.6 and 2.6
- * (`meta: { per_page, next_cursor, prev_cursor }`, `per_page` a string); {@link cursorList} answers the real
- * service's other cursor lists (charges, customers, transfers in its OpenAPI description): the same cursors
- * with `links` and `meta.path`, and `per_page` a number. A cursor is an opaque token naming the item next to
- * which the page starts, so pages stay put when items are added at the front.
+ * The sandbox's three list shapes. {@link paginate} answers the balance-transactions list of spec 4.6 and 2.6
+ * (`meta: { per_page, next_cursor, prev_cursor }`, `per_page` a string), the only list the spec shows;
+ * {@link cursorList} answers the real service's cursor lists (charges, customers, transfers, static QR codes in
+ * its OpenAPI description): the same cursors with `links` and `meta.path`, and `per_page` a number;
+ * {@link numberedList} answers its page-numbered lists (products, subscription plans, card readers):
+ * `meta.current_page` of `meta.last_page`, `per_page` a number, `total`. A cursor is an opaque token naming the
+ * item next to which the page starts, so pages stay put when items are added at the front. The README says
+ * which list answers which shape, and why.
  */
 import { PaykitError } from '@paykit/core';
 
@@ -93,6 +96,114 @@ export function cursorList<T>(
       prev_cursor: page.meta.prev_cursor,
     },
   };
+}
+
+/** A page as the real service's page-numbered lists answer it (its OpenAPI: `GET /v1/products`). */
+export interface NumberedListPage<T> {
+  data: T[];
+  /** This list's URL at the first, last, previous and next page (null when there is none). */
+  links: { first: string; last: string; prev: string | null; next: string | null };
+  meta: {
+    current_page: number;
+    /** The position of the page's first and last item in the whole list, from 1; null on an empty page. */
+    from: number | null;
+    last_page: number;
+    /** Empty, as the service's products example shows it. */
+    links: never[];
+    path: string;
+    per_page: number;
+    to: number | null;
+    total: number;
+  };
+}
+
+/** Reads a page number from a query value: a whole number from 1, default 1. */
+export function readPageNumber(value: string | undefined, name: string): number {
+  if (value === undefined) return 1;
+  const page = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(page >= 1)) {
+    throw new PaykitError('validation_failed', `${name} must be a whole number from 1`, {
+      status: 422,
+      errors: [{ path: name, message: 'must be a whole number from 1' }],
+    });
+  }
+  return page;
+}
+
+/**
+ * Page `page` of `items` (already in list order) in the real service's page-numbered shape. `url` is the
+ * request's URL: `meta.path` is it without the query, and the links keep its query with the page replaced. A
+ * page past the last is empty (as Laravel's are), with `current_page` the one asked for.
+ */
+export function numberedList<T>(
+  items: readonly T[],
+  options: { page: number; perPage: number; pageName: string; url: string },
+): NumberedListPage<T> {
+  const { page, perPage } = options;
+  const lastPage = Math.max(1, Math.ceil(items.length / perPage));
+  const start = (page - 1) * perPage;
+  const data = items.slice(start, start + perPage);
+  const url = new URL(options.url);
+  const link = (at: number) => {
+    const next = new URL(url);
+    next.searchParams.set(options.pageName, String(at));
+    return next.href;
+  };
+  return {
+    data,
+    links: {
+      first: link(1),
+      last: link(lastPage),
+      prev: page > 1 && page <= lastPage + 1 ? link(page - 1) : null,
+      next: page < lastPage ? link(page + 1) : null,
+    },
+    meta: {
+      current_page: page,
+      from: data.length ? start + 1 : null,
+      last_page: lastPage,
+      links: [],
+      path: `${url.origin}${url.pathname}`,
+      per_page: perPage,
+      to: data.length ? start + data.length : null,
+      total: items.length,
+    },
+  };
+}
+
+/** What the list helpers below read of a request: its URL and query (Hono's `c.req`). */
+interface ListRequest {
+  readonly url: string;
+  query(): Record<string, string>;
+}
+
+/** Stored records as the real service's cursor list (`cursor`, `per_page`), `perPage` items unless asked. */
+export function recordsCursorList<T extends { id: string }>(
+  items: readonly T[],
+  request: ListRequest,
+  perPage: number,
+): CursorListPage<T> {
+  const query = request.query();
+  return cursorList(items, (item) => item.id, {
+    cursor: query.cursor,
+    perPage: readPageSize(query.per_page, 'per_page', perPage),
+    cursorName: 'cursor',
+    url: request.url,
+  });
+}
+
+/** Stored records as the real service's page-numbered list (`page`, `per_page`), `perPage` items unless asked. */
+export function recordsNumberedList<T>(
+  items: readonly T[],
+  request: ListRequest,
+  perPage: number,
+): NumberedListPage<T> {
+  const query = request.query();
+  return numberedList(items, {
+    page: readPageNumber(query.page, 'page'),
+    perPage: readPageSize(query.per_page, 'per_page', perPage),
+    pageName: 'page',
+    url: request.url,
+  });
 }
 
 function encodeCursor(direction: 'next' | 'prev', key: string): string {

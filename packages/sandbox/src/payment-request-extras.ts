@@ -1,11 +1,10 @@
 /**
  * The payment-request fields the real service documents and the spec does not show (name, phone,
  * reference_number, send_email, send_sms, expiry, address, metadata, staff and location): validated by core's
- * schema, kept beside the sandbox's record and echoed as the real service answers them. Kept here rather than
- * on the record so the record keeps the spec's fields only; they are not written to the data file.
+ * schema, kept on the sandbox's record (`extras`, written to the data file like the rest of it) and echoed as
+ * the real service answers them.
  */
 import type { PaymentRequestCreate } from '@paykit/core';
-import type { PaymentRequestRecord } from './state.js';
 
 /** The documented fields as the real service echoes them. */
 export interface PaymentRequestExtras {
@@ -21,8 +20,6 @@ export interface PaymentRequestExtras {
   staff_id: string | null;
   business_location_id: string | null;
 }
-
-const extras = new WeakMap<PaymentRequestRecord, PaymentRequestExtras>();
 
 /** Reads the documented fields of a validated create or update body (`now` for `expires_after`). */
 export function extrasFrom(input: PaymentRequestCreate, now: Date): PaymentRequestExtras {
@@ -41,15 +38,19 @@ export function extrasFrom(input: PaymentRequestCreate, now: Date): PaymentReque
   };
 }
 
-/** Keeps the documented fields of a record. */
-export function keepExtras(record: PaymentRequestRecord, value: PaymentRequestExtras): void {
-  extras.set(record, value);
-}
-
-/** The documented fields of a record, empty ones as the real service shows them (null, false). */
-export function extrasOf(record: PaymentRequestRecord): PaymentRequestExtras {
-  return extras.get(record) ?? extrasFrom({ amount: 0, currency: 'SGD' }, record.createdAt);
-}
+/** A record's documented fields when none were given, as the real service shows them (null, false). */
+export const NO_EXTRAS: Readonly<PaymentRequestExtras> = Object.freeze({
+  name: null,
+  phone: null,
+  reference_number: null,
+  send_email: false,
+  send_sms: false,
+  expiry_date: null,
+  address: null,
+  metadata: null,
+  staff_id: null,
+  business_location_id: null,
+});
 
 /** `expiry_date` (Singapore time as given) or `expires_after` (from now), as `YYYY-MM-DDTHH:mm:ss` in Singapore. */
 function expiryOf(input: PaymentRequestCreate, now: Date): string | null {

@@ -32,6 +32,7 @@ export function completePayment(
     id: newId(),
     businessId: request.businessId,
     paymentRequestId: request.id,
+    recurringBillingId: null,
     amountMinor: request.amountMinor,
     currency: request.currency,
     status: 'pending',

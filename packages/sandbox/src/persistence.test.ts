@@ -186,7 +186,11 @@ describe('a sandbox started again on the same data file', () => {
       JSON.stringify(before.list).replaceAll(first.url, 'origin'),
     );
     expect(before.list.data.map((r: { id: string }) => r.id)).toEqual([pending.body.id, paid.body.id]);
-    expect((await call(second, 'GET', '/v1/charges', { apiKey: merchant.api_key })).body).toEqual(before.charges);
+    // The charge list's links name the sandbox's origin too.
+    const charges = (await call(second, 'GET', '/v1/charges', { apiKey: merchant.api_key })).body;
+    expect(JSON.stringify(charges).replaceAll(second.url, 'origin')).toBe(
+      JSON.stringify(before.charges).replaceAll(first.url, 'origin'),
+    );
     expect(await balance(second, merchant.id)).toEqual(before.merchant);
     expect(await balance(second, second.seed.businessId)).toEqual(before.platform);
     // The webhook endpoint: paying the pending request now notifies it.
@@ -203,6 +207,82 @@ describe('a sandbox started again on the same data file', () => {
     expect(owner.id).toBeTruthy();
     const now = Date.parse((await call(second, 'POST', '/_sandbox/clock', { json: { advance_seconds: 1 } })).body.now);
     expect(now - Date.now()).toBeGreaterThan(86_000_000);
+  });
+
+  it("keeps a payment request's documented extras and a saved card's charge with its record", async () => {
+    const first = await start();
+    const extras = {
+      name: 'Ann Lee',
+      phone: '+6591234567',
+      reference_number: 'ORDER-7',
+      send_email: true,
+      expiry_date: '2030-05-26 15:10:00',
+      metadata: { cart: '42' },
+    };
+    const created = await call(first, 'POST', '/v1/payment-requests', {
+      json: { amount: 20, currency: 'SGD', ...extras },
+    });
+    expect(created.body).toMatchObject({ name: 'Ann Lee', reference_number: 'ORDER-7', send_email: true });
+    const card = await call(first, 'POST', '/v1/recurring-billing', {
+      json: { customer_email: 'ann@example.test', save_card: true, name: 'Card on file', amount: 5 },
+    });
+    await fetch(card.body.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card_number=4242424242424242&outcome=save',
+      redirect: 'manual',
+    });
+    const charged = await call(first, 'POST', `/v1/charge/recurring-billing/${card.body.id}`, {
+      json: { amount: 5, currency: 'SGD' },
+    });
+    expect(charged.status).toBe(200);
+    const before = {
+      request: (await call(first, 'GET', `/v1/payment-requests/${created.body.id}`)).body,
+      charge: (await call(first, 'GET', `/v1/charges/${charged.body.payment_id}`)).body,
+    };
+    expect(before.charge).toMatchObject({ payment_request_id: null, recurring_billing_id: card.body.id });
+    await first.close();
+
+    const second = await start();
+    const request = (await call(second, 'GET', `/v1/payment-requests/${created.body.id}`)).body;
+    expect(JSON.stringify(request).replaceAll(second.url, 'origin')).toBe(
+      JSON.stringify(before.request).replaceAll(first.url, 'origin'),
+    );
+    expect(request).toMatchObject({ ...extras, expiry_date: '2030-05-26T15:10:00', send_sms: false });
+    expect((await call(second, 'GET', `/v1/charges/${charged.body.payment_id}`)).body).toEqual(before.charge);
+  });
+
+  it('reads a file written before payment requests kept their extras and charges their saved card', async () => {
+    await (await start()).close();
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    const now = new Date().toISOString();
+    saved.state.paymentRequests.push({
+      id: 'old-request',
+      businessId: saved.state.businesses[0].id,
+      amountMinor: 1250,
+      currency: 'sgd',
+      email: null,
+      purpose: null,
+      redirectUrl: null,
+      webhook: null,
+      paymentMethods: ['card'],
+      wifiTerminalId: null,
+      allowRepeatedPayments: false,
+      saveCard: false,
+      platformCommissionMinor: null,
+      platformBusinessId: null,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await writeFile(file, JSON.stringify(saved));
+    const second = await start();
+    expect((await call(second, 'GET', '/v1/payment-requests/old-request')).body).toMatchObject({
+      id: 'old-request',
+      amount: '12.50',
+      name: null,
+      send_email: false,
+    });
   });
 
   it('writes a change within about 200 ms, without waiting for close()', async () => {

@@ -17,12 +17,17 @@ import * as z from 'zod';
 import type { SandboxContext } from './context.js';
 import type { LedgerEntry } from './ledger.js';
 import type { App, AuthorizationCode, Grant, User } from './oauth/oauth-state.js';
-import { RESOURCE_KINDS } from './resources.js';
+import { NO_EXTRAS, type PaymentRequestExtras } from './payment-request-extras.js';
+import { RESOURCE_KINDS, RESOURCE_SCHEMAS, type NewResource } from './resources.js';
 import type { Business, ChargeRecord, PaymentRequestRecord, WebhookEndpoint } from './state.js';
 
 /** What the `format` field of a state document says. */
 export const SNAPSHOT_FORMAT = 'paykit-sandbox-state';
-/** The version this sandbox writes and reads. Bump it when a stored shape changes; there is no migration. */
+/**
+ * The version this sandbox writes and reads. Bump it when a stored shape changes in a way an older file cannot
+ * be read as (there is no migration); a field added with a default for older files (a payment request's
+ * `extras`, a charge's `recurringBillingId`) keeps the version.
+ */
 export const SNAPSHOT_VERSION = 1;
 
 const date = z.iso.datetime().transform((value) => new Date(value));
@@ -40,6 +45,29 @@ const business = z.object({
   platformKey: nullableString,
 }) satisfies z.ZodType<Business>;
 
+// The real service's documented payment-request fields; a file written before they were kept has none.
+const paymentRequestExtras = z.object({
+  name: nullableString,
+  phone: nullableString,
+  reference_number: nullableString,
+  send_email: z.boolean(),
+  send_sms: z.boolean(),
+  expiry_date: nullableString,
+  address: z
+    .object({
+      line1: z.string(),
+      line2: z.string().optional(),
+      city: z.string(),
+      state: z.string(),
+      country: z.string(),
+      postal_code: z.string(),
+    })
+    .nullable(),
+  metadata: z.record(z.string(), z.string()).nullable(),
+  staff_id: nullableString,
+  business_location_id: nullableString,
+}) satisfies z.ZodType<PaymentRequestExtras, unknown>;
+
 const paymentRequest = z.object({
   id: z.string(),
   businessId: z.string(),
@@ -55,6 +83,7 @@ const paymentRequest = z.object({
   saveCard: z.boolean(),
   platformCommissionMinor: z.int().nullable(),
   platformBusinessId: nullableString,
+  extras: paymentRequestExtras.default(() => ({ ...NO_EXTRAS })),
   status: z.enum(['pending', 'completed', 'failed', 'canceled']),
   createdAt: date,
   updatedAt: date,
@@ -63,7 +92,9 @@ const paymentRequest = z.object({
 const charge = z.object({
   id: z.string(),
   businessId: z.string(),
-  paymentRequestId: z.string(),
+  paymentRequestId: nullableString,
+  // Older files have no saved-card charges that name their record.
+  recurringBillingId: nullableString.default(null),
   amountMinor: z.int(),
   currency: z.string(),
   status: z.enum(['pending', 'succeeded', 'failed', 'refunded', 'partially_refunded']),
@@ -91,11 +122,20 @@ const ledgerEntry = z.object({
   currency: z.string(),
 }) satisfies z.ZodType<LedgerEntry, unknown>;
 
-const resource = z.object({
-  kind: z.enum(RESOURCE_KINDS),
-  businessId: z.string(),
-  json: z.looseObject({ id: z.string() }),
-});
+// Each record must be what its kind's core schema reads (the type the store gives it), checked on reading.
+const resource = z
+  .object({
+    kind: z.enum(RESOURCE_KINDS),
+    businessId: z.string(),
+    json: z.looseObject({ id: z.string() }),
+  })
+  .superRefine((value, ctx) => {
+    const checked = RESOURCE_SCHEMAS[value.kind].safeParse(value.json);
+    if (checked.success) return;
+    for (const issue of checked.error.issues) {
+      ctx.addIssue({ code: 'custom', path: ['json', ...issue.path], message: `${value.kind}: ${issue.message}` });
+    }
+  });
 
 const user = z.object({
   id: z.string(),
@@ -232,7 +272,10 @@ export function restoreSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>,
   for (const c of snapshot.state.charges) state.charges.set(c.id, c);
   for (const e of snapshot.state.webhookEndpoints) state.webhookEndpoints.set(e.id, e);
   for (const e of snapshot.state.ledger) state.ledger.entries.push(e);
-  for (const r of snapshot.state.resources) state.resources.add(r.kind, r.businessId, r.json);
+  // Checked against the kind's schema when decoded (`resource` above), so it is that kind's record.
+  for (const r of snapshot.state.resources) {
+    state.resources.add(r.kind, r.businessId, r.json as unknown as NewResource<typeof r.kind>);
+  }
 
   oauth.reset();
   oauth.users.clear();

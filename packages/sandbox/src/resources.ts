@@ -1,34 +1,63 @@
 /**
  * Records of the resources the spec names but whose lifecycle is simple here (products, invoices, customers,
  * plans, transfers, beneficiaries, staff, terminals, QR codes, payouts, refunds, saved cards, orders): each is a
- * JSON object owned by one business, kept in insertion order.
+ * JSON object owned by one business, kept in insertion order. Each kind has its type, taken from the core
+ * response schema the clients read it with ({@link RESOURCE_SCHEMAS}), so `get('products', ...)` is a product.
  */
+import {
+  beneficiarySchema,
+  customerSchema,
+  invoiceSchema,
+  orderSchema,
+  payoutSchema,
+  productSchema,
+  refundSchema,
+  savedCardSchema,
+  staffMemberSchema,
+  staticQrCodeSchema,
+  subscriptionPlanSchema,
+  terminalSchema,
+  transferSchema,
+} from '@paykit/core';
 import { newId } from './ids.js';
+import type { Wire, WithoutId } from './wire.js';
 
-/** Every kind of record the store keeps (the persisted file and the tests list them from here). */
-export const RESOURCE_KINDS = [
-  'products',
-  'invoices',
-  'customers',
-  'subscription_plans',
-  'transfers',
-  'beneficiaries',
-  'staff',
-  'terminals',
-  'static_qr_codes',
-  'payouts',
-  'refunds',
-  'saved_cards',
-  'orders',
-] as const;
+/**
+ * The core schema each kind's JSON answers to: the one the clients parse its operations' answers with. The
+ * keys are every kind the store keeps (the persisted file checks each record with its kind's schema).
+ */
+export const RESOURCE_SCHEMAS = {
+  products: productSchema,
+  invoices: invoiceSchema,
+  customers: customerSchema,
+  subscription_plans: subscriptionPlanSchema,
+  transfers: transferSchema,
+  beneficiaries: beneficiarySchema,
+  staff: staffMemberSchema,
+  terminals: terminalSchema,
+  static_qr_codes: staticQrCodeSchema,
+  payouts: payoutSchema,
+  refunds: refundSchema,
+  saved_cards: savedCardSchema,
+  orders: orderSchema,
+} as const;
 
 /** The kinds of record the store keeps. */
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+export type ResourceKind = keyof typeof RESOURCE_SCHEMAS;
+
+/** Every kind of record the store keeps (the persisted file and the tests list them from here). */
+export const RESOURCE_KINDS = Object.keys(RESOURCE_SCHEMAS) as [ResourceKind, ...ResourceKind[]];
+
+/** The JSON of a record of kind `K`, as the API answers with it. */
+export type ResourceOf<K extends ResourceKind> = Wire<(typeof RESOURCE_SCHEMAS)[K]> & { id: string };
+
+/** A new record of kind `K`: its JSON, with an `id` only when the caller chose one. */
+export type NewResource<K extends ResourceKind> = WithoutId<ResourceOf<K>>;
 
 /** A stored record: its JSON as the API answers, and its owner. */
-export interface StoredResource {
+export interface StoredResource<K extends ResourceKind = ResourceKind> {
   businessId: string;
-  json: Record<string, unknown> & { id: string };
+  json: ResourceOf<K>;
 }
 
 /** Every record of every kind. */
@@ -36,26 +65,26 @@ export class ResourceStore {
   readonly #kinds = new Map<ResourceKind, Map<string, StoredResource>>();
 
   /** Adds a record with a fresh id (unless `json.id` is given) and returns its JSON. */
-  add(kind: ResourceKind, businessId: string, json: Record<string, unknown>): Record<string, unknown> & { id: string } {
+  add<K extends ResourceKind>(kind: K, businessId: string, json: NewResource<K>): ResourceOf<K> {
     const { id: given, ...fields } = json;
-    const record = { id: typeof given === 'string' ? given : newId(), ...fields };
+    const record = { id: typeof given === 'string' ? given : newId(), ...fields } as unknown as ResourceOf<K>;
     this.#map(kind).set(record.id, { businessId, json: record });
     return record;
   }
 
   /** The record of this business, or undefined (another business's record is not found either). */
-  get(kind: ResourceKind, id: string, businessId: string): StoredResource['json'] | undefined {
+  get<K extends ResourceKind>(kind: K, id: string, businessId: string): ResourceOf<K> | undefined {
     const found = this.#map(kind).get(id);
     return found && found.businessId === businessId ? found.json : undefined;
   }
 
   /** The record whatever its owner (for the control API). */
-  find(kind: ResourceKind, id: string): StoredResource | undefined {
+  find<K extends ResourceKind>(kind: K, id: string): StoredResource<K> | undefined {
     return this.#map(kind).get(id);
   }
 
   /** The records of a business, newest first. */
-  list(kind: ResourceKind, businessId: string): StoredResource['json'][] {
+  list<K extends ResourceKind>(kind: K, businessId: string): ResourceOf<K>[] {
     return [...this.#map(kind).values()]
       .filter((r) => r.businessId === businessId)
       .map((r) => r.json)
@@ -75,7 +104,8 @@ export class ResourceStore {
     this.#kinds.clear();
   }
 
-  #map(kind: ResourceKind): Map<string, StoredResource> {
+  // One map per kind; `K` is only ever the kind the map was made for, which the public methods' types keep.
+  #map<K extends ResourceKind>(kind: K): Map<string, StoredResource<K>> {
     let map = this.#kinds.get(kind);
     if (!map) this.#kinds.set(kind, (map = new Map()));
     return map;

@@ -5,8 +5,8 @@
  * not show follow the real service's OpenAPI; the sandbox README lists each choice.
  */
 import {
+  majorToMinor,
   minorToMajor,
-  parseAmount,
   PaykitError,
   SAVE_CARD_WITH_PLAN,
   type savedCardCreateSchema,
@@ -17,10 +17,15 @@ import { isoWithoutOffset } from './clock.js';
 import type { SandboxContext } from './context.js';
 import { newId } from './ids.js';
 import { chargeJson } from './serialize.js';
+import type { ResourceOf } from './resources.js';
+import type { WireOf } from './wire.js';
 import type { ChargeRecord } from './state.js';
 
-/** A saved-card record as stored and answered. */
-export type SavedCardJson = Record<string, unknown> & { id: string };
+/** A saved-card record as stored and answered (core's `savedCardSchema`). */
+export type SavedCardJson = ResourceOf<'saved_cards'>;
+
+/** A subscription plan a record takes its name, amount and cycle from. */
+type PlanJson = ResourceOf<'subscription_plans'>;
 
 type CreateInput = z.output<typeof savedCardCreateSchema>;
 type UpdateInput = z.output<typeof savedCardUpdateSchema>;
@@ -37,7 +42,7 @@ export function createSavedCardRecord(
   sandbox: SandboxContext,
   businessId: string,
   input: CreateInput,
-  plan: SavedCardJson | undefined,
+  plan: PlanJson | undefined,
 ): SavedCardJson {
   const business = sandbox.state.businesses.get(businessId);
   const saveCard = input.save_card === true || input.save_payment_method === true;
@@ -91,7 +96,7 @@ export function createSavedCardRecord(
 export function updateSavedCardRecord(
   record: SavedCardJson,
   input: UpdateInput,
-  plan: SavedCardJson | undefined,
+  plan: PlanJson | undefined,
 ): SavedCardJson {
   if (record.status === 'canceled') throw new PaykitError('conflict', 'This recurring billing was canceled');
   const saveCard = input.save_card ?? input.save_payment_method;
@@ -163,14 +168,8 @@ export function saveCard(record: SavedCardJson, card: TestCard): void {
   record.updated_at = isoWithoutOffset(new Date());
 }
 
-/** What a charge of a saved card answers (the real service's shape). */
-export interface SavedCardChargeAnswer {
-  payment_id: string;
-  recurring_billing_id: string;
-  amount: number;
-  currency: string;
-  status: 'succeeded';
-}
+/** What a charge of a saved card answers (the real service's shape, core's `savedCardChargeResultSchema`). */
+export type SavedCardChargeAnswer = WireOf<'savedCards.charge'>;
 
 /**
  * Charges the saved card of `record`: a succeeded charge in the charges list and the ledger, the record's
@@ -192,8 +191,9 @@ export function chargeSavedCard(
   const created: ChargeRecord = {
     id: newId(),
     businessId,
-    // A saved-card charge belongs to no payment request; ChargeRecord has no null for it (see the README).
-    paymentRequestId: '',
+    // A saved-card charge belongs to no payment request: it carries the record it charged instead.
+    paymentRequestId: null,
+    recurringBillingId: record.id,
     amountMinor: charge.amountMinor,
     currency,
     status: 'pending',
@@ -206,7 +206,7 @@ export function chargeSavedCard(
     ...state.endpointsOf(businessId).map((e) => e.url),
     ...(typeof record.webhook === 'string' ? [record.webhook] : []),
   ];
-  const eventObject = () => ({ ...chargeJson(created), payment_request_id: null, recurring_billing_id: record.id });
+  const eventObject = () => chargeJson(created);
   webhooks.emit('charge.created', businessId, eventObject(), targets);
   created.status = 'succeeded';
   state.ledger.recordCharge({
@@ -218,9 +218,9 @@ export function chargeSavedCard(
     currency,
   });
   record.times_charged = numberOr(record.times_charged, 0) + 1;
-  // total_charge starts at 0, which is no amount parseAmount takes (it refuses 0).
-  const chargedBefore = numberOr(record.total_charge, 0);
-  record.total_charge = minorToMajor((chargedBefore > 0 ? minorOf(chargedBefore) : 0) + charge.amountMinor);
+  // total_charge starts at 0: a total, so 0 is taken as nothing charged yet.
+  const chargedBefore = majorToMinor(record.total_charge ?? 0, { field: 'total_charge', allowZero: true });
+  record.total_charge = minorToMajor(chargedBefore + charge.amountMinor);
   record.updated_at = isoWithoutOffset(new Date());
   webhooks.emit('charge.updated', businessId, eventObject(), targets);
   return {
@@ -230,13 +230,6 @@ export function chargeSavedCard(
     currency,
     status: 'succeeded',
   };
-}
-
-/** Hundredths of a validated major amount. */
-export function minorOf(amount: number): number {
-  const parsed = parseAmount(amount);
-  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
-  return parsed.minor;
 }
 
 const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);

@@ -1,13 +1,20 @@
 /**
- * Records as the API answers with them (spec 2.7 for payment requests; charges are paykit's shape).
+ * Records as the API answers with them (spec 2.7 for payment requests; charges are paykit's shape). Each
+ * serializer's return type is core's response schema for it (`wire.ts`), so a field that drifts from what the
+ * clients read fails to compile; `operation-answers.test.ts` parses real answers with the same schemas.
  */
 import { formatMinor, minorToMajor } from '@paykit/core';
 import { isoWithOffset, isoWithoutOffset } from './clock.js';
 import { processingFeeParts } from './ledger.js';
+import type { NewResource } from './resources.js';
 import type { ChargeRecord, PaymentRequestRecord } from './state.js';
+import type { WireOf } from './wire.js';
 
-/** A payment request as JSON: `amount` a two-decimal string, dates without offset, `url` to the checkout page. */
-export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: string) {
+/**
+ * A payment request as JSON: `amount` a two-decimal string, dates without offset, `url` to the checkout page,
+ * and the real service's documented fields (`extras`).
+ */
+export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: string): WireOf<'paymentRequests.get'> {
   return {
     id: record.id,
     amount: formatMinor(record.amountMinor),
@@ -25,6 +32,7 @@ export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: stri
     ...(record.wifiTerminalId === null ? {} : { wifi_terminal_id: record.wifiTerminalId }),
     created_at: isoWithoutOffset(record.createdAt),
     updated_at: isoWithoutOffset(record.updatedAt),
+    ...record.extras,
   };
 }
 
@@ -33,7 +41,7 @@ export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: stri
  * `exchange_rate` (the sandbox settles a charge in its own currency, as its ledger credits it, so the rate is
  * 1), and the processing fee the ledger debits as `fixed_fee` + `discount_fee` at `discount_fee_rate` percent.
  */
-export function chargeJson(record: ChargeRecord) {
+export function chargeJson(record: ChargeRecord): WireOf<'charges.get'> {
   const fee = processingFeeParts(record.amountMinor);
   return {
     id: record.id,
@@ -48,6 +56,14 @@ export function chargeJson(record: ChargeRecord) {
     discount_fee_rate: fee.ratePercent,
     status: record.status,
     payment_method: record.paymentMethod,
+    // A saved card's charge names its record, as the service's charge detail does (`target_type`).
+    ...(record.recurringBillingId === null
+      ? {}
+      : {
+          recurring_billing_id: record.recurringBillingId,
+          target_id: record.recurringBillingId,
+          target_type: 'business_recurring_plan',
+        }),
     created_at: isoWithoutOffset(record.createdAt),
   };
 }
@@ -72,7 +88,7 @@ export function productJson(input: {
   productWeight: number | null;
   deliveryMethodRequired: boolean;
   at: Date;
-}) {
+}): NewResource<'products'> {
   const at = isoWithOffset(input.at);
   return {
     business_id: input.businessId,
@@ -123,7 +139,7 @@ export function subscriptionPlanJson(input: {
   reference: string | null;
   createdAt: Date;
   updatedAt: Date;
-}) {
+}): NewResource<'subscription_plans'> {
   return {
     name: input.name,
     description: input.description,

@@ -3,6 +3,7 @@
  * `reset()` empties it and seeds the demo business again.
  */
 import { Ledger } from './ledger.js';
+import type { PaymentRequestExtras } from './payment-request-extras.js';
 import { ResourceStore } from './resources.js';
 import { timingSafeEqual } from 'node:crypto';
 import { newId, newSecret } from './ids.js';
@@ -37,16 +38,21 @@ export interface PaymentRequestRecord {
   platformCommissionMinor: number | null;
   /** The platform business whose key created the request, when one was used. */
   platformBusinessId: string | null;
+  /** The real service's documented fields the spec does not show (name, phone, expiry, ...), echoed back. */
+  extras: PaymentRequestExtras;
   status: 'pending' | 'completed' | 'failed' | 'canceled';
   createdAt: Date;
   updatedAt: Date;
 }
 
-/** A charge: one attempt to pay a payment request. */
+/** A charge: one attempt to pay a payment request, or a charge of a saved card. */
 export interface ChargeRecord {
   id: string;
   businessId: string;
-  paymentRequestId: string;
+  /** The payment request it pays; null for a charge of a saved card. */
+  paymentRequestId: string | null;
+  /** The saved-card (recurring billing) record it charged; null for a payment request's charge. */
+  recurringBillingId: string | null;
   amountMinor: number;
   currency: string;
   status: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'partially_refunded';

@@ -3,9 +3,11 @@
  * that an estimate and the transfer made right after it agree to the cent, and the ledger debits what the
  * transfer says (source amount, plus the fee the payer bears).
  */
-import { minorToMajor, parseAmount } from '@paykit/core';
+import { majorToMinor, minorToMajor } from '@paykit/core';
 import { exchangeRate, rateText } from './exchange-rates.js';
 import { transferFeeMinor } from './ledger.js';
+import type { ResourceOf } from './resources.js';
+import type { WireOf } from './wire.js';
 
 /** A transfer's amounts, in minor units of their currencies. */
 export interface TransferQuote {
@@ -22,12 +24,6 @@ export interface TransferQuote {
   /** The sandbox's payer always bears the fee, as in the service's transfer examples. */
   feePayer: 'payer';
 }
-
-const minorOf = (major: number): number => {
-  const parsed = parseAmount(major);
-  if (!parsed.ok) throw new Error(`validated amount ${major} did not parse`);
-  return parsed.minor;
-};
 
 /**
  * Quotes a transfer from `sourceCurrency` to the beneficiary's `paymentCurrency`. When `paymentAmount` is
@@ -46,10 +42,10 @@ export function quoteTransfer(input: {
   let sourceMinor: number;
   let paymentMinor: number;
   if (input.paymentAmount !== undefined) {
-    paymentMinor = minorOf(input.paymentAmount);
+    paymentMinor = majorToMinor(input.paymentAmount, { field: 'payment_amount' });
     sourceMinor = Math.round(paymentMinor / rate);
   } else {
-    sourceMinor = minorOf(input.sourceAmount ?? 0);
+    sourceMinor = majorToMinor(input.sourceAmount, { field: 'source_amount' });
     paymentMinor = Math.round(sourceMinor * rate);
   }
   const feeMinor = transferFeeMinor(sourceMinor, sourceCurrency !== paymentCurrency);
@@ -66,7 +62,7 @@ export function quoteTransfer(input: {
 }
 
 /** The answer of `POST /v1/transfers/estimate`, in the service's field names. */
-export function estimateJson(quote: TransferQuote) {
+export function estimateJson(quote: TransferQuote): WireOf<'transfers.estimate'> {
   return {
     source_amount: minorToMajor(quote.sourceMinor),
     source_amount_fees: minorToMajor(quote.feeMinor),
@@ -82,7 +78,12 @@ export function estimateJson(quote: TransferQuote) {
 }
 
 /** The money fields of a transfer record, in the service's field names. */
-export function transferMoneyJson(quote: TransferQuote) {
+export function transferMoneyJson(
+  quote: TransferQuote,
+): Pick<
+  ResourceOf<'transfers'>,
+  'payment_currency' | 'payment_amount' | 'source_currency' | 'source_amount' | 'exchange_rate' | 'fee'
+> & { discount_fee_rate: number; fixed_fee: number; discount_fee: number } {
   return {
     payment_currency: quote.paymentCurrency,
     payment_amount: minorToMajor(quote.paymentMinor),

@@ -15,6 +15,8 @@ export const chargeSchema = z.looseObject({
   amount: z.number(),
   currency: recordCurrency,
   payment_request_id: z.string().nullish(),
+  // A saved card's charge: null payment_request_id, and the recurring billing record it charged.
+  recurring_billing_id: z.string().nullish(),
   payment_method: z.string().nullish(),
   business_id: z.string().nullish(),
   // The fee and currency fields of the service's charges: the currency it settles in and at what rate, and the

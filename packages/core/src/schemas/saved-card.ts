@@ -17,6 +17,7 @@ import {
   resourceId,
   webUrl,
 } from './fields.js';
+import { subscriptionCycleFrequencies, subscriptionCycles } from './subscription-plan.js';
 
 /** 0/1 integers that the record uses for flags. */
 const flag = z.union([z.literal(0), z.literal(1), z.boolean()]);
@@ -62,11 +63,18 @@ export const savedCardSchema = z.looseObject({
 /** A saved-card billing record. */
 export type SavedCard = z.output<typeof savedCardSchema>;
 
-/** Billing cycles a recurring billing takes (OpenAPI: weekly, monthly, yearly, custom). */
-export const recurringCycles = ['weekly', 'monthly', 'yearly', 'custom'] as const;
+/**
+ * Billing cycles a recurring billing takes: the subscription plans' (OpenAPI: weekly, monthly, yearly, custom),
+ * one list in `subscription-plan.ts`.
+ * @deprecated Use {@link subscriptionCycles}; this name stays for code that imported it.
+ */
+export const recurringCycles = subscriptionCycles;
 
-/** Units of a `custom` cycle (`cycle_frequency`). */
-export const cycleFrequencies = ['day', 'week', 'month', 'year'] as const;
+/**
+ * Units of a `custom` cycle (`cycle_frequency`), the subscription plans' list.
+ * @deprecated Use {@link subscriptionCycleFrequencies}; this name stays for code that imported it.
+ */
+export const cycleFrequencies = subscriptionCycleFrequencies;
 
 /** Payment methods a recurring billing may offer (OpenAPI enum). */
 export const recurringPaymentMethods = ['card', 'giro', 'shopee_recurring'] as const;
@@ -93,9 +101,11 @@ const recurringFields = () => ({
   name: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters').optional(),
   amount: amount.optional(),
   currency: requestCurrency.optional(),
-  cycle: z.enum(recurringCycles, { error: `must be one of ${recurringCycles.join(', ')}` }).optional(),
+  cycle: z.enum(subscriptionCycles, { error: `must be one of ${subscriptionCycles.join(', ')}` }).optional(),
   cycle_repeat: wholeNumber(1, 999).optional(),
-  cycle_frequency: z.enum(cycleFrequencies, { error: `must be one of ${cycleFrequencies.join(', ')}` }).optional(),
+  cycle_frequency: z
+    .enum(subscriptionCycleFrequencies, { error: `must be one of ${subscriptionCycleFrequencies.join(', ')}` })
+    .optional(),
   customer_name: z.string().max(255, 'must be at most 255 characters').optional(),
   start_date: isoDate.optional(),
   redirect_url: webUrl.optional(),
@@ -170,14 +180,13 @@ export const savedCardUpdateSchema = z
 export type SavedCardUpdateInput = z.input<typeof savedCardUpdateSchema>;
 
 /**
- * The body of `POST /v1/charge/recurring-billing/{id}`. The real service requires `amount` and `currency`
- * (OpenAPI "Charge the saved card"); both are optional here for now because paykit's earlier versions sent
- * only an optional `amount`: the sandbox fills a missing one from the record and says so in an
- * `X-Sandbox-Warning` header. Send both: the real service refuses a charge without them.
+ * The body of `POST /v1/charge/recurring-billing/{id}`: `amount` and `currency`, both required as the real
+ * service requires them (OpenAPI "Charge the saved card"), so a charge that works against the sandbox works
+ * against the service.
  */
 export const savedCardChargeSchema = z.strictObject({
-  amount: amount.optional(),
-  currency: requestCurrency.optional(),
+  amount,
+  currency: requestCurrency,
 });
 
 /** What goes into {@link savedCardChargeSchema}. */

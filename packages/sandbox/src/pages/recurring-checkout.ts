@@ -13,7 +13,7 @@ import type { SandboxContext } from '../context.js';
 import { readTestCard, saveCard, type SavedCardJson } from '../saved-cards.js';
 import { page } from './layout.js';
 import { formatMoney } from './money.js';
-import { parseAmount } from '@paykit/core';
+import { majorToMinor } from '@paykit/core';
 
 /** The card number the form starts with: the sandbox's Visa test card. */
 const DEFAULT_TEST_CARD = '4242 4242 4242 4242';
@@ -74,8 +74,8 @@ function form(
 ) {
   const merchant = sandbox.state.businesses.get(businessId)?.name ?? 'Merchant';
   const name = typeof record.name === 'string' ? record.name : '';
-  const parsed = parseAmount(typeof record.amount === 'number' ? record.amount : 0);
-  const amount = parsed.ok && parsed.minor > 0 ? formatMoney(parsed.minor, String(record.currency)) : '';
+  const minor = majorToMinor(record.amount, { field: 'amount', allowZero: true });
+  const amount = minor > 0 ? formatMoney(minor, String(record.currency)) : '';
   const redirect = typeof record.redirect_url === 'string' ? record.redirect_url : '';
   const card = record.payment_method as { card?: { brand?: string; last4?: string } } | null;
   const heading = html`<div class="merchant">

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound } from '../errors.js';
-import { paginate, readPageSize } from '../paginate.js';
+import { cursorList, readPageSize } from '../paginate.js';
 import { chargeJson } from '../serialize.js';
 import { recurringBillingRoutes } from './recurring-billing.js';
 
@@ -18,12 +18,14 @@ export function chargeRoutes(sandbox: SandboxContext) {
   routes.get('/charges', (c) => {
     const businessId = c.get('caller').business.id;
     const mine = [...sandbox.state.charges.values()].filter((r) => r.businessId === businessId).reverse();
-    const page = paginate(mine, (r) => r.id, {
+    // The service's cursor list (its charges OpenAPI: links, meta.path, per_page a number, 25 unless asked).
+    const page = cursorList(mine, (r) => r.id, {
       cursor: c.req.query('cursor'),
-      perPage: readPageSize(c.req.query('per_page'), 'per_page'),
+      perPage: readPageSize(c.req.query('per_page'), 'per_page', 25),
       cursorName: 'cursor',
+      url: c.req.url,
     });
-    return c.json({ data: page.data.map(chargeJson), meta: page.meta });
+    return c.json({ ...page, data: page.data.map(chargeJson) });
   });
 
   routes.get('/charges/:id', (c) => {

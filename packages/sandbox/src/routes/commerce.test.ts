@@ -25,6 +25,8 @@ beforeAll(async () => {
     currency: 'bdt',
     holder_name: 'Rahim',
     account_number: '1503201781283001',
+    created_at: '2026-01-01T10:00:00+08:00',
+    updated_at: '2026-01-01T10:00:00+08:00',
   }).id;
   // 100.00 paid: a balance of 96.10 after the 3.90 processing fee.
   const request = await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 100, currency: 'SGD' } });

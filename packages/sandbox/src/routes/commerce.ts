@@ -5,6 +5,7 @@
  */
 import {
   customerCreateSchema,
+  majorToMinor,
   invoiceCreateSchema,
   PaykitError,
   productCreateSchema,
@@ -21,21 +22,26 @@ import { notFound } from '../errors.js';
 import type { ResourceKind } from '../resources.js';
 import { estimateJson, quoteTransfer, transferMoneyJson } from '../transfer-quote.js';
 import { productJson } from '../serialize.js';
-import { listPage, minorOf } from './money.js';
+import { recordsCursorList, recordsNumberedList } from '../paginate.js';
 
 /** The routes. */
 export function commerceRoutes(sandbox: SandboxContext) {
   const routes = new Hono<SandboxEnv>();
   const { state } = sandbox;
   const now = () => isoWithoutOffset(new Date());
-  const list =
-    (kind: ResourceKind) =>
-    (c: {
-      req: { query(): Record<string, string> };
-      get(k: 'caller'): SandboxEnv['Variables']['caller'];
-      json: (v: unknown) => Response;
-    }) =>
-      c.json(listPage(state.resources.list(kind, c.get('caller').business.id), c.req.query()));
+  // Each list answers the shape the service's OpenAPI shows for it (the README lists them): a cursor list or a
+  // page-numbered one, with the page size it documents as the default.
+  type ListContext = {
+    req: { url: string; query(): Record<string, string> };
+    get(k: 'caller'): SandboxEnv['Variables']['caller'];
+    json: (v: unknown) => Response;
+  };
+  const list = (kind: ResourceKind, shape: 'cursor' | 'numbered', perPage: number) => (c: ListContext) => {
+    const items = state.resources.list(kind, c.get('caller').business.id);
+    return c.json(
+      shape === 'cursor' ? recordsCursorList(items, c.req, perPage) : recordsNumberedList(items, c.req, perPage),
+    );
+  };
 
   // The service documents multipart/form-data for products; JSON and form-urlencoded are taken as well.
   routes.post('/products', async (c) => {
@@ -54,7 +60,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
         description: input.description ?? null,
         headline: input.headline ?? null,
         currency: input.currency ?? business.currency,
-        priceMinor: minorOf(input.price),
+        priceMinor: majorToMinor(input.price, { field: 'price' }),
         categoryIds: input.category_ids ?? [],
         isManageable: input.is_manageable ?? true,
         isPinned: input.is_pinned ?? false,
@@ -66,7 +72,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
     );
     return c.json(product, 201);
   });
-  routes.get('/products', (c) => list('products')(c));
+  routes.get('/products', (c) => list('products', 'numbered', 10)(c));
   routes.delete('/products/:id', (c) => {
     if (!state.resources.get('products', c.req.param('id'), c.get('caller').business.id))
       throw notFound('Product not found');
@@ -117,9 +123,11 @@ export function commerceRoutes(sandbox: SandboxContext) {
           (status === undefined || i.status === status) &&
           (reference === undefined || i.reference === reference),
       );
-    return c.json(listPage(kept, c.req.query()));
+    // The service's invoice list takes `page` and `per_page` (default 10); it shows no answer: page-numbered.
+    return c.json(recordsNumberedList(kept, c.req, 10));
   });
-  routes.get('/orders', (c) => list('orders')(c));
+  // The service shows no answer for its order list: a cursor list like the charges, whose filters it shares.
+  routes.get('/orders', (c) => list('orders', 'cursor', 20)(c));
 
   routes.post('/customers', async (c) => {
     const input = await parseBody(customerCreateSchema, c.req.raw, { what: 'Customer' });
@@ -128,7 +136,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
       201,
     );
   });
-  routes.get('/customers', (c) => list('customers')(c));
+  routes.get('/customers', (c) => list('customers', 'cursor', 10)(c));
 
   /** The beneficiary a transfer names, or 422 naming `beneficiary_id`. */
   const beneficiaryOf = (beneficiaryId: string, businessId: string) => {
@@ -198,7 +206,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
         (beneficiaryId === undefined || (t.beneficiary as { id: string }).id === beneficiaryId) &&
         (status === undefined || t.status === status),
     );
-    return c.json(listPage(kept, c.req.query()));
+    return c.json(recordsCursorList(kept, c.req, 10));
   });
   routes.get('/transfers/:id', (c) => {
     const found = state.resources.get('transfers', c.req.param('id'), c.get('caller').business.id);
@@ -207,8 +215,9 @@ export function commerceRoutes(sandbox: SandboxContext) {
   });
 
   routes.get('/account-status', (c) => c.json({ payments_enabled: true, payouts_enabled: true, status: 'active' }));
-  routes.get('/terminals', (c) => list('terminals')(c));
-  routes.get('/static-qr-codes', (c) => list('static_qr_codes')(c));
+  // Terminals answer as the service's card readers (`GET /v1/readers`: page-numbered, 10 a page).
+  routes.get('/terminals', (c) => list('terminals', 'numbered', 10)(c));
+  routes.get('/static-qr-codes', (c) => list('static_qr_codes', 'cursor', 20)(c));
 
   // Not-found texts as the spec gives them (4.3, 4.4).
   routes.get('/beneficiaries/:id', (c) => {

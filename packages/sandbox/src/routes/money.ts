@@ -4,9 +4,9 @@
  */
 import {
   formatMinor,
+  majorToMinor,
   minorToMajor,
   PaykitError,
-  parseAmount,
   refundCreateSchema,
   subscriptionPlanCreateSchema,
   type SubscriptionPlanCreateOutput,
@@ -17,15 +17,8 @@ import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound } from '../errors.js';
-import { paginate, readPageSize } from '../paginate.js';
+import { paginate, readPageSize, recordsNumberedList } from '../paginate.js';
 import { subscriptionPlanJson } from '../serialize.js';
-
-/** Minor units of an amount a core schema has already validated. */
-export const minorOf = (amount: number): number => {
-  const parsed = parseAmount(amount);
-  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
-  return parsed.minor;
-};
 
 /** The routes. */
 export function moneyRoutes(sandbox: SandboxContext) {
@@ -46,8 +39,8 @@ export function moneyRoutes(sandbox: SandboxContext) {
     const already = state.resources
       .list('refunds', business.id)
       .filter((r) => r.payment_id === charge.id)
-      .reduce((sum, r) => sum + minorOf(r.amount_refunded as number), 0);
-    const amountMinor = minorOf(input.amount);
+      .reduce((sum, r) => sum + majorToMinor(r.amount_refunded, { field: 'amount_refunded' }), 0);
+    const amountMinor = majorToMinor(input.amount);
     if (amountMinor > charge.amountMinor - already) {
       const remaining = formatMinor(charge.amountMinor - already);
       throw new PaykitError('validation_failed', `amount must not exceed the ${remaining} that remains refundable`, {
@@ -138,7 +131,7 @@ export function moneyRoutes(sandbox: SandboxContext) {
       cycleRepeat: input.cycle_repeat ?? null,
       cycleFrequency: input.cycle_frequency ?? null,
       currency: input.currency ?? currency,
-      amountMinor: minorOf(input.amount),
+      amountMinor: majorToMinor(input.amount),
       reference: input.reference ?? null,
       createdAt,
       updatedAt: new Date(),
@@ -156,8 +149,9 @@ export function moneyRoutes(sandbox: SandboxContext) {
       state.resources.add('subscription_plans', business.id, planRecord(input, business.currency, new Date())),
     );
   });
+  // Page-numbered, 20 a page unless asked, as the service's subscription-plan list.
   routes.get('/subscription-plan', (c) =>
-    c.json(listPage(state.resources.list('subscription_plans', c.get('caller').business.id), c.req.query())),
+    c.json(recordsNumberedList(state.resources.list('subscription_plans', c.get('caller').business.id), c.req, 20)),
   );
   routes.get('/subscription-plan/:id', (c) => c.json(plan(c.req.param('id'), c.get('caller').business.id)));
   // An update takes the whole plan again, as the service's does; existing subscriptions are not changed.
@@ -178,15 +172,6 @@ export function moneyRoutes(sandbox: SandboxContext) {
   });
 
   return routes;
-}
-
-/** A page of stored records, by `cursor` and `per_page`. */
-export function listPage(items: readonly (Record<string, unknown> & { id: string })[], query: Record<string, string>) {
-  return paginate(items, (item) => item.id, {
-    cursor: query.cursor,
-    perPage: readPageSize(query.per_page, 'per_page'),
-    cursorName: 'cursor',
-  });
 }
 
 function dateParam(value: string | undefined, name: string): string | undefined {

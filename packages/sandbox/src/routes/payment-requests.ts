@@ -2,10 +2,10 @@
  * `/v1/payment-requests` (spec 4.7 and 4.10): create (form or JSON), list, read and cancel.
  */
 import {
+  majorToMinor,
   operations,
   PAYMENT_REQUEST_CREATE_FIELDS,
   PaykitError,
-  parseAmount,
   parseOrThrow,
   type PaymentRequestCreate,
 } from '@paykit/core';
@@ -17,7 +17,7 @@ import type { SandboxEnv } from '../env.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { cursorList, readPageSize } from '../paginate.js';
-import { extrasFrom, extrasOf, keepExtras } from '../payment-request-extras.js';
+import { extrasFrom } from '../payment-request-extras.js';
 import { paymentRequestJson } from '../serialize.js';
 import type { PaymentRequestRecord } from '../state.js';
 import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
@@ -34,10 +34,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
   };
 
   // The spec's fields, the real service's documented extras, and nothing else (unknown fields are ignored).
-  const json = (record: PaymentRequestRecord) => ({
-    ...paymentRequestJson(record, sandbox.publicUrl()),
-    ...extrasOf(record),
-  });
+  const json = (record: PaymentRequestRecord) => paymentRequestJson(record, sandbox.publicUrl());
 
   routes.post('/payment-requests', async (c) => {
     const caller = c.get('caller');
@@ -52,7 +49,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     const record: PaymentRequestRecord = {
       id: newId(),
       businessId: caller.business.id,
-      amountMinor: minor(input.amount),
+      amountMinor: majorToMinor(input.amount),
       currency: input.currency.toLowerCase(),
       email: input.email ?? null,
       purpose: input.purpose ?? null,
@@ -63,13 +60,15 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
       allowRepeatedPayments: input.allow_repeated_payments ?? false,
       saveCard: input.save_card ?? false,
       platformCommissionMinor:
-        input.platform_commission_amount === undefined ? null : minor(input.platform_commission_amount),
+        input.platform_commission_amount === undefined
+          ? null
+          : majorToMinor(input.platform_commission_amount, { field: 'platform_commission_amount' }),
       platformBusinessId: caller.platform?.id ?? null,
+      extras: extrasFrom(input, now),
       status: 'pending',
       createdAt: now,
       updatedAt: now,
     };
-    keepExtras(record, extrasFrom(input, now));
     sandbox.state.paymentRequests.set(record.id, record);
     return c.json(json(record), 200);
   });
@@ -101,14 +100,14 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     }
     const input = await readCreateBody(c);
     Object.assign(record, {
-      amountMinor: minor(input.amount),
+      amountMinor: majorToMinor(input.amount),
       currency: input.currency.toLowerCase(),
       email: input.email ?? record.email,
       purpose: input.purpose ?? record.purpose,
       redirectUrl: input.redirect_url ?? record.redirectUrl,
       updatedAt: new Date(),
     });
-    keepExtras(record, extrasFrom(input, record.updatedAt));
+    record.extras = extrasFrom(input, record.updatedAt);
     return c.json(json(record));
   });
 
@@ -135,13 +134,6 @@ async function readCreateBody(c: Context<SandboxEnv>): Promise<PaymentRequestCre
   const input = parseOrThrow(operations['paymentRequests.create'].request, raw, 'Payment request');
   warnUnknownFields(c, unknownFields(raw, PAYMENT_REQUEST_CREATE_FIELDS));
   return input;
-}
-
-/** Minor units of an amount the schema has already validated. */
-function minor(amount: number): number {
-  const parsed = parseAmount(amount);
-  if (!parsed.ok) throw new Error(`validated amount ${amount} did not parse`);
-  return parsed.minor;
 }
 
 /** In-person payments (spec 5.4.8): a card reader needs one of the business's own terminals. */

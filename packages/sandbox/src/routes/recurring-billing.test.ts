@@ -111,15 +111,17 @@ describe('GET, DELETE, charge', () => {
     expect((await call(sandbox, 'GET', '/v1/recurring-billing?status=paused')).status).toBe(422);
   });
 
-  it('a charge without currency uses the record and says so in X-Sandbox-Warning; with both, no warning', async () => {
+  it('a charge needs amount and currency, as the real service does; with both it is charged', async () => {
     const record = await saveCardRecord();
     await post(record.url, 'card_number=4242424242424242&outcome=save');
-    const filled = await call(sandbox, 'POST', `/v1/charge/recurring-billing/${record.id}`, { json: { amount: 3 } });
-    expect(filled.status).toBe(200);
-    expect(filled.body).toMatchObject({ amount: 3, currency: 'sgd', status: 'succeeded' });
-    expect(filled.headers.get('x-sandbox-warning')).toBe(
-      'currency taken from the record; the real service requires them',
-    );
+    const missing = await call(sandbox, 'POST', `/v1/charge/recurring-billing/${record.id}`, { json: { amount: 3 } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual({ currency: ['is required'] });
+    const first = await call(sandbox, 'POST', `/v1/charge/recurring-billing/${record.id}`, {
+      json: { amount: 3, currency: 'sgd' },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ amount: 3, currency: 'sgd', status: 'succeeded' });
     const full = await call(sandbox, 'POST', `/v1/charge/recurring-billing/${record.id}`, {
       form: 'amount=4.50&currency=SGD',
     });

@@ -4,6 +4,7 @@
  * card), list, read, update (`PUT`), cancel (`DELETE`), and charge the saved card.
  */
 import {
+  majorToMinor,
   PaykitError,
   parseOrThrow,
   savedCardChargeSchema,
@@ -16,18 +17,9 @@ import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
 import { notFound } from '../errors.js';
-import { paginate, readPageSize } from '../paginate.js';
+import { recordsCursorList } from '../paginate.js';
 import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
-import {
-  chargeSavedCard,
-  createSavedCardRecord,
-  minorOf,
-  updateSavedCardRecord,
-  type SavedCardJson,
-} from '../saved-cards.js';
-
-/** The header that tells a developer what the sandbox did that the real service would not. */
-const WARNING_HEADER = 'X-Sandbox-Warning';
+import { chargeSavedCard, createSavedCardRecord, updateSavedCardRecord, type SavedCardJson } from '../saved-cards.js';
 
 /** Statuses the real list filter names; `active` is its default. */
 const LIST_STATUSES = ['active', 'scheduled', 'retrying', 'inactive', 'canceled'];
@@ -43,7 +35,7 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
     return found;
   };
 
-  const planOf = (id: string, businessId: string): SavedCardJson => {
+  const planOf = (id: string, businessId: string) => {
     const plan = state.resources.get('subscription_plans', id, businessId);
     if (!plan) throw notFound('Subscription plan not found');
     return plan;
@@ -76,12 +68,8 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
       .filter((item) => matches(item, 'customer_email', query.customer_email))
       .filter((item) => matches(item, 'reference', query.reference))
       .filter((item) => matches(item, 'business_recurring_plans_id', query.business_recurring_plans_id));
-    const page = paginate(mine, (item) => item.id, {
-      cursor: query.cursor,
-      perPage: readPageSize(query.per_page, 'per_page'),
-      cursorName: 'cursor',
-    });
-    return c.json({ data: page.data, meta: page.meta });
+    // The service shows no answer for this list: the cursor list of its other lists (per_page a number).
+    return c.json(recordsCursorList(mine, c.req, 20));
   });
 
   // Spec 4.2: the text for an unknown id names a missing subscription plan record.
@@ -109,22 +97,10 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
   routes.post('/charge/recurring-billing/:id', async (c) => {
     const businessId = c.get('caller').business.id;
     const found = record(c.req.param('id'), businessId, 'Recurring billing record not found');
+    // `amount` and `currency` are required, as the real service requires them (a 422 names a missing one).
     const input = await parseBody(savedCardChargeSchema, c.req.raw, { what: 'Charge' });
-    const filled = [input.amount === undefined && 'amount', input.currency === undefined && 'currency'].filter(
-      (name): name is string => typeof name === 'string',
-    );
-    if (filled.length) {
-      // The real service requires both; paykit's older clients sent neither, so the sandbox fills them and says so.
-      c.header(WARNING_HEADER, `${filled.join(' and ')} taken from the record; the real service requires them`);
-    }
-    const amountMinor = minorOf(input.amount ?? (found.amount as number));
-    if (amountMinor <= 0) {
-      throw new PaykitError('validation_failed', 'amount must be greater than 0', {
-        errors: [{ path: 'amount', message: 'must be greater than 0' }],
-      });
-    }
-    const currency = input.currency ?? (found.currency as string);
-    return c.json(chargeSavedCard(sandbox, found, businessId, { amountMinor, currency }));
+    const amountMinor = majorToMinor(input.amount);
+    return c.json(chargeSavedCard(sandbox, found, businessId, { amountMinor, currency: input.currency }));
   });
 
   return routes;

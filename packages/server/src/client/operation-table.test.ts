@@ -28,7 +28,7 @@ const ARGUMENTS: { readonly [K in OperationId]: readonly unknown[] } = {
   'savedCards.list': [],
   'savedCards.get': [ID],
   'savedCards.update': [ID, { name: 'Card' }],
-  'savedCards.charge': [ID, { amount: 1 }],
+  'savedCards.charge': [ID, { amount: 1, currency: 'SGD' }],
   'savedCards.cancel': [ID],
   'subscriptionPlans.create': [{ name: 'Plan', amount: 1, currency: 'SGD', cycle: 'monthly' }],
   'subscriptionPlans.list': [],

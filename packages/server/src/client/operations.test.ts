@@ -108,9 +108,14 @@ describe('payments client, operation by operation', () => {
       customer_email: 'shopper@example.test',
       payment_method: { card: { brand: 'visa', last4: '4242' } },
     });
-    expect(await client.savedCards.charge(cardId, { amount: 7 })).toMatchObject({ status: 'succeeded', amount: 7 });
+    expect(await client.savedCards.charge(cardId, { amount: 7, currency: 'SGD' })).toMatchObject({
+      status: 'succeeded',
+      amount: 7,
+    });
     expect((await client.savedCards.cancel(cardId)).status).toBe('canceled');
-    await expect(client.savedCards.charge(cardId)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(client.savedCards.charge(cardId, { amount: 7, currency: 'SGD' })).rejects.toMatchObject({
+      code: 'conflict',
+    });
     await expect(client.savedCards.get(UNKNOWN)).rejects.toMatchObject({
       message: 'Subscription plan record not found',
     });

@@ -149,7 +149,7 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
        * `POST /v1/charge/recurring-billing/{id}`: charges the saved card `amount` in `currency` (the service
        * requires both) and answers `{ payment_id, recurring_billing_id, amount, currency, status }`. Never retried.
        */
-      charge: async (cardId: string, input: OperationInput<'savedCards.charge'> = {}, options?: CallOptions) =>
+      charge: async (cardId: string, input: OperationInput<'savedCards.charge'>, options?: CallOptions) =>
         call('savedCards.charge', { params: { id: id(cardId) }, body: input }, options),
       /** `DELETE /v1/recurring-billing/{id}`: cancels the record (status `canceled`); answers the record. */
       cancel: byId('savedCards.cancel'),

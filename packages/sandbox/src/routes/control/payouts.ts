@@ -2,7 +2,7 @@
  * Payouts (spec 2.1): the API only reads them, so a test makes one of the whole available balance here and moves
  * it through its statuses (spec 3), with the ledger kept consistent.
  */
-import { minorToMajor, PaykitError, parseAmount } from '@paykit/core';
+import { majorToMinor, minorToMajor, PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { isoWithoutOffset } from '../../clock.js';
@@ -83,19 +83,13 @@ export function payoutRoutes(sandbox: SandboxContext): Hono {
         description: `Payout ${payout.id} ${input.status}: returned`,
         chargeId: null,
         payoutId: payout.id,
-        creditMinor: payoutMinor(payout.amount),
+        creditMinor: majorToMinor(payout.amount),
         debitMinor: null,
-        currency: payout.currency as string,
+        currency: payout.currency,
       });
     }
     return c.json(payout);
   });
 
   return routes;
-}
-
-/** A payout's stored amount (a two-decimal number) in minor units. */
-function payoutMinor(amount: unknown): number {
-  const parsed = parseAmount(amount);
-  return parsed.ok ? parsed.minor : 0;
 }

@@ -45,12 +45,15 @@ export function recordRoutes(sandbox: SandboxContext): Hono {
   routes.post('/static-qr-codes', async (c) => {
     const input = await controlBody(terminalBody, c.req.raw);
     businessOf(state, input.business_id);
+    const id = newId();
+    // `url` is part of the stored record: core's staticQrCodeSchema requires it.
     const code = state.resources.add('static_qr_codes', input.business_id, {
+      id,
       name: input.name,
+      url: `${sandbox.publicUrl()}/qr/${id}`,
       payment_method: 'paynow_online',
       created_at: isoWithoutOffset(new Date()),
     });
-    Object.assign(code, { url: `${sandbox.publicUrl()}/qr/${code.id}` });
     return c.json(code, 201);
   });
 
