@@ -2,7 +2,7 @@
  * Businesses: the merchants and platforms a test makes, each with its API key (and platform key), and their
  * available balance.
  */
-import { formatMinor } from '@paykit/core';
+import { formatMinor, requestCurrency } from '@paykit/core';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import type { SandboxContext } from '../../context.js';
@@ -13,7 +13,8 @@ import { controlBody } from './body.js';
 const businessBody = z.strictObject({
   name: z.string().min(1).max(100),
   country: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'),
-  currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code'),
+  // Core's rule for a currency in a request; the business stores it in lower case, as records carry it.
+  currency: requestCurrency,
   platform: z.boolean().optional(),
 });
 

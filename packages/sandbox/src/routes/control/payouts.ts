@@ -2,7 +2,7 @@
  * Payouts (spec 2.1): the API only reads them, so a test makes one of the whole available balance here and moves
  * it through its statuses (spec 3), with the ledger kept consistent.
  */
-import { majorToMinor, minorToMajor, PaykitError } from '@paykit/core';
+import { majorToMinor, minorToMajor, PaykitError, payoutStatuses } from '@paykit/core';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { isoWithoutOffset } from '../../clock.js';
@@ -14,7 +14,7 @@ import { controlBody } from './body.js';
 const payoutBody = z.strictObject({ business_id: z.string() });
 const payoutStatusBody = z
   .strictObject({
-    status: z.enum(['scheduled', 'processing', 'paid', 'failed', 'canceled', 'pending']),
+    status: z.enum(payoutStatuses),
     failure_code: z.string().min(1).optional(),
     failure_message: z.string().optional(),
   })
