@@ -2,8 +2,8 @@
  * Bearer tokens on `/v1` (spec 5.1, 5.2): they act on the connected business, each operation checks its scope,
  * routes no scope grants are refused (fail closed), and refusals carry RFC 6750's `WWW-Authenticate`.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from './start.js';
 
 let sandbox: RunningSandbox;

@@ -4,13 +4,13 @@
  * change and no more often, atomically and private to the user; a file it cannot use stops the start with a
  * message naming it; and without a data file nothing touches the disk.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile, copyFile } from 'node:fs/promises';
 import type * as FsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { call } from '../../../test/support/sandbox-calls.js';
 import { SandboxDataFileError } from './data-file.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './persistence.js';
 import { startSandbox, type RunningSandbox } from './start.js';

@@ -1,6 +1,6 @@
+import { call } from '@paykit/test-support/sandbox-calls';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 import { SEED_USER } from './oauth-state.js';
 

@@ -3,8 +3,8 @@
  * document (RFC 8414), `iss` on every authorization response (RFC 9207) and `client_secret_basic` at the token
  * endpoint (RFC 6749 section 2.3.1).
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 import { readBasicCredentials } from './client-basic-auth.js';
 import { SEED_USER } from './oauth-state.js';

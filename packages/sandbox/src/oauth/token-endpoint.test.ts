@@ -2,9 +2,9 @@
  * The token endpoint's edges (spec 4.8, RFC 6749 sections 5.2 and 6, RFC 7636): grants bound to their client,
  * the refresh-token family, scope narrowing, the rate limit's keys and window, and the configurable lifetime.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 import { SEED_USER } from './oauth-state.js';
 

@@ -2,8 +2,8 @@
  * The sandbox dashboard as a browser uses it (fetch with a cookie jar, redirects followed by hand): sign-in,
  * the consent page's refusals and redirects, the Connected apps page, and the attacks on them.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { SEED_USER } from '../oauth/oauth-state.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 

@@ -2,11 +2,11 @@
  * Every operation of the client against the running sandbox: success, not found, validation, wrong scope,
  * and pagination across thousands of entries.
  */
+import { startHttpRecorder } from '@paykit/test-support/http-recorder';
+import { call } from '@paykit/test-support/sandbox-calls';
 import { createHash } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpRecorder } from '../../../../test/support/http-recorder.js';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { createOAuthClient } from '../oauth/oauth-client.js';
 import { createPaymentsClient, type PaymentsClient } from './payments-client.js';
 

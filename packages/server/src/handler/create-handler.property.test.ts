@@ -6,9 +6,9 @@
  */
 import type { ErrorCode } from '@paykit/core';
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { call } from '@paykit/test-support/sandbox-calls';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { createPlatform } from '../platform/platform.js';
 import { createPaykitHandler, type PaykitHandler } from './create-handler.js';
 

@@ -10,11 +10,11 @@
  * handled it.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { call } from '@paykit/test-support/sandbox-calls';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { toNodeListener } from '../adapters/node.js';
 import { createMerchantApi } from '../api/merchant-api.js';
 import { MemoryConnectionStore, type MerchantCredentials } from '../oauth/connection-store.js';

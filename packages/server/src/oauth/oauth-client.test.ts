@@ -5,14 +5,10 @@
  * another issuer).
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { call } from '@paykit/test-support/sandbox-calls';
+import { startScriptedServer, type ScriptedAnswer, type ScriptedRequest } from '@paykit/test-support/scripted-server';
 import { createHash, randomBytes, type webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
-import {
-  startScriptedServer,
-  type ScriptedAnswer,
-  type ScriptedRequest,
-} from '../../../../test/support/scripted-server.js';
 import { rememberedSecrets } from '../secrets.js';
 import { createOAuthClient } from './oauth-client.js';
 import { MemoryTokenBudget } from './token-budget.js';

@@ -1,9 +1,9 @@
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { startCountingProxy, type CountingProxy } from '@paykit/test-support/counting-proxy';
+import { testDatabaseUrl, testTablePrefix } from '@paykit/test-support/postgres';
+import { call } from '@paykit/test-support/sandbox-calls';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCountingProxy, type CountingProxy } from '../../../../test/support/counting-proxy.js';
-import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { createPaykitHandler } from '../handler/create-handler.js';
 import { MemoryCodeLedger } from '../oauth/code-ledger.js';
 import { createPostgresStores } from '../postgres/create-postgres-stores.js';
