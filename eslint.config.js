@@ -14,6 +14,7 @@ const NODE_CODE = [
   'packages/sandbox/**',
   'packages/core/src/**/*.test.ts',
   'packages/elements/test-support/**',
+  'packages/test-support/**',
   'packages/*/*.{js,mjs,ts}',
   'test/**',
   'demo/**',
@@ -22,10 +23,15 @@ const NODE_CODE = [
   '*.{js,mjs,ts}',
 ];
 /** Code that runs in the browser. `@paykit/core` gets neither set: it is isomorphic. */
-const BROWSER_CODE = ['packages/elements/src/**', 'bench/entries/**'];
+const BROWSER_CODE = [
+  'packages/elements/src/**',
+  'packages/elements/test-support/backend-client.ts',
+  'bench/entries/**',
+];
 /** What npm users run: checked with type information (slower, so not over tests, demo and bench). */
 const SHIPPED_SOURCES = ['packages/*/src/**/*.ts'];
-const TESTS = ['**/*.test.ts', 'test/**', 'packages/elements/test-support/**'];
+/** Tests and their helpers (the private @paykit/test-support included: it is never published). */
+const TESTS = ['**/*.test.ts', 'test/**', 'packages/elements/test-support/**', 'packages/test-support/**'];
 
 /** Globals that would tie isomorphic or browser code to one runtime. */
 const NODE_ONLY_GLOBALS = ['process', 'Buffer', 'require', 'module', '__dirname', '__filename', 'global'];

@@ -11,6 +11,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // One PostgreSQL server for the run (the @paykit/server/postgres tests), unless PAYKIT_TEST_DATABASE_URL is set.
-    globalSetup: ['test/support/postgres-global-setup.ts'],
+    globalSetup: ['packages/test-support/src/postgres-global-setup.ts'],
   },
 });

@@ -4,10 +4,10 @@
  * `location.assign`), for the pay button (backend answering at once) and the connect button (PKCE included),
  * beside a bare Lit element built the same way.
  */
+import { launchChromium } from '@paykit/test-support/browser';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../test/support/browser.js';
 import { bundle } from './bundle-sizes.js';
 
 /** Medians in milliseconds. */

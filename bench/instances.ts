@@ -10,13 +10,13 @@ import { startSandbox } from '@paykit/sandbox';
 import { createPaykitHandler, type PaykitHandlerOptions } from '@paykit/server';
 import { toNodeListener } from '@paykit/server/node';
 import { createPostgresStores } from '@paykit/server/postgres';
+import { prepareFleet, SHOP_ORIGIN } from '@paykit/test-support/fleet';
+import { startInstances } from '@paykit/test-support/instances';
+import { startTestPostgres, testTablePrefix } from '@paykit/test-support/postgres';
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { prepareFleet, SHOP_ORIGIN } from '../test/support/fleet.js';
-import { startInstances } from '../test/support/instances.js';
-import { startTestPostgres, testTablePrefix } from '../test/support/postgres.js';
 import type { LoadFigures } from './handler-throughput.js';
 
 /** The figures of one run. */

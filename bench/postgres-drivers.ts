@@ -5,6 +5,7 @@
  * claim + complete pairs, then connection `get()`s (a decrypt each), `concurrency` at a time on a pool of 10.
  * Rounds alternate between the drivers; the median round is reported.
  */
+import { startTestPostgres } from '@paykit/test-support/postgres';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { CredentialSealer } from '../packages/server/src/oauth/credential-sealer.js';
@@ -13,7 +14,6 @@ import { nodePostgresDatabase } from '../packages/server/src/postgres/node-postg
 import { storeError } from '../packages/server/src/postgres/store-errors.js';
 import { tablesOf } from '../packages/server/src/postgres/schema.js';
 import { openStores } from '../packages/server/src/postgres/stores.js';
-import { startTestPostgres } from '../test/support/postgres.js';
 
 /** Throughput and tail latency of one workload. */
 export interface WorkloadFigures {

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Checks what npm would publish for each package (after `pnpm build`): publint --strict on the packed files,
-# and "are the types wrong" on the tarball, for ESM-only packages (no CommonJS entry on purpose).
+# and "are the types wrong" on the tarball, for ESM-only packages (no CommonJS entry on purpose). Private
+# packages (@paykit/test-support) are never published and are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for dir in packages/*/; do
   name=$(node -p "require('./${dir}package.json').name")
+  if [ "$(node -p "require('./${dir}package.json').private === true")" = true ]; then
+    echo "== $name: private, not published, skipped"
+    continue
+  fi
   echo "== $name"
   (cd "$dir" && pnpm exec publint --pack pnpm --strict)
   tarball=$(cd "$dir" && pnpm pack --pack-destination "$out" | tail -n 1)

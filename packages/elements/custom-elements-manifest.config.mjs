@@ -1,7 +1,7 @@
 // `cem analyze` reads the JSDoc of the element classes (@fires, @slot, @csspart, @cssprop) into custom-elements.json.
 export default {
   globs: ['src/**/*.ts'],
-  exclude: ['src/**/*.test.ts', 'src/test-config.ts'],
+  exclude: ['src/**/*.test.ts'],
   outdir: '.',
   litelement: true,
   plugins: [

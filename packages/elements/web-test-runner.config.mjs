@@ -4,9 +4,9 @@
  * the `development` condition, as a dev server does: the elements carry their console diagnostics (`#dev`),
  * and Lit its dev mode. What the production build leaves out is checked on its bundles (`pnpm bench:sizes`).
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/support/chromium-args.ts';
 import { startTestBackend } from './test-support/backend.ts';
 import { reactAsEsm } from './test-support/react-as-esm.ts';
 

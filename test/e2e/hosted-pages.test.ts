@@ -4,9 +4,9 @@
  * and chosen by their whole row, dark mode follows the device, no page scrolls sideways, and the demo's
  * /orders is a page for people with its JSON kept for scripts.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/sandbox-calls.js';
 import { demoInChromium } from '../support/demo-in-chromium.js';
 
 const e2e = demoInChromium();

@@ -2,10 +2,10 @@
  * Languages on a script-tag page: the all-in-one file (ES module or classic script) and a locale module loaded
  * beside it are separate copies of the message code, and the locale must still reach the elements.
  */
+import { launchChromium } from '@paykit/test-support/browser';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
 
 const DIST = new URL('../../packages/elements/dist/', import.meta.url);
 const SITE = 'http://shop.test';

@@ -9,6 +9,7 @@
  * The steps share one connected merchant and run in order: connect, a replayed code, a refresh, revocation;
  * then a mix-up attempt in a fresh browser. Token requests are counted where the provider receives them.
  */
+import { launchChromium } from '@paykit/test-support/browser';
 import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,7 +21,6 @@ import {
   type MerchantCredentials,
   type Platform,
 } from '@paykit/server';
-import { launchChromium } from '../support/browser.js';
 import { startJwtResourceServer, type JwtResourceServer } from '../support/jwt-resource-server.js';
 import { approveAtProvider, startOidcProvider, type OidcProvider } from '../support/oidc-provider.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';

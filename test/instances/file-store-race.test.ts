@@ -6,13 +6,13 @@
  * race on the PostgreSQL stores and keeps the merchant connected.
  */
 import { FileConnectionStore } from '@paykit/server';
+import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '@paykit/test-support/fleet';
+import { startInstances } from '@paykit/test-support/instances';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '../support/fleet.js';
-import { startInstances } from '../support/instances.js';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => {

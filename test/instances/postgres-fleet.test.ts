@@ -6,11 +6,11 @@
  * request.
  */
 import { createPostgresStores, type PostgresStores } from '@paykit/server/postgres';
+import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '@paykit/test-support/fleet';
+import { startInstances, type Instance, type InstanceConfig } from '@paykit/test-support/instances';
+import { startTestPostgres, testDatabaseUrl, testTablePrefix, type TestPostgres } from '@paykit/test-support/postgres';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '../support/fleet.js';
-import { startInstances, type Instance, type InstanceConfig } from '../support/instances.js';
-import { startTestPostgres, testDatabaseUrl, testTablePrefix, type TestPostgres } from '../support/postgres.js';
 
 /** A refresh lease lasts the token request's time limit plus 5 s: 7 s here. */
 const TOKEN_TIMEOUT_MS = 2_000;

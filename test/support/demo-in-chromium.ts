@@ -2,10 +2,10 @@
  * The end-to-end tests' fixture: the demo (with its embedded sandbox) on free ports and one Chromium, started
  * before a file's tests and stopped after them.
  */
+import { launchChromium } from '@paykit/test-support/browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchChromium } from './browser.js';
 
 /** What a test file reads once `beforeAll` has run. */
 export interface DemoInChromium {

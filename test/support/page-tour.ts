@@ -5,10 +5,10 @@
  * one order. Made by walking the real flows once in Chromium; the pages are then visited again by URL, with
  * the walk's cookies (the dashboard session), at every size and colour scheme a test wants.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { RunningDemo } from '../../demo/start-demo.js';
 import { DEMO_MERCHANT } from '../../demo/platform.js';
-import { call } from './sandbox-calls.js';
 
 /** One page of the tour. */
 export interface TourPage {

@@ -9,7 +9,7 @@ import './pay-button/define.js';
 import type { PaykitPayButton } from './pay-button/pay-button.js';
 import './return/define.js';
 import type { PaykitReturn } from './return/return-status.js';
-import { backendState, injectFault, next } from './test-config.js';
+import { backendState, injectFault, next } from '../test-support/backend-client.js';
 
 let checkoutOrigin: string;
 before(async () => {

@@ -2,8 +2,10 @@
  * Bearer tokens on `/v1` (spec 5.1, 5.2): they act on the connected business, each operation checks its scope,
  * routes no scope grants are refused (fail closed), and refusals carry RFC 6750's `WWW-Authenticate`.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
+import { exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from './start.js';
 
 let sandbox: RunningSandbox;
@@ -14,47 +16,27 @@ let ownerId: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  merchant = (
-    await call(sandbox, 'POST', '/_sandbox/businesses', {
-      json: { name: 'Harbour Cafe', country: 'SG', currency: 'SGD' },
-    })
-  ).body;
+  merchant = await createBusiness(sandbox, { name: 'Harbour Cafe' });
   ownerId = (
-    await call(sandbox, 'POST', '/_sandbox/users', {
-      json: {
-        email: 'owner@harbour-cafe.test',
-        name: 'Harbour Owner',
-        memberships: [{ business_id: merchant.id, role: 'owner' }],
-      },
-    })
-  ).body.id;
+    await createUser(sandbox, { email: 'owner@harbour-cafe.test', name: 'Harbour Owner', businessId: merchant.id })
+  ).id;
 });
 afterAll(() => sandbox.close());
 
 /** A token of an app of the seeded business (the platform), connected to the merchant with `scope`. */
 async function tokenFor(scope: string): Promise<Record<string, string>> {
-  const app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: {
-        business_id: sandbox.seed.businessId,
-        name: 'Platform',
-        redirect_uris: [REDIRECT],
-        scopes: ['business:read', 'payments', 'commerce:read', 'customer'],
-      },
-    })
-  ).body;
+  const app = await registerApp(sandbox, {
+    name: 'Platform',
+    redirectUris: [REDIRECT],
+    scopes: ['business:read', 'payments', 'commerce:read', 'customer'],
+  });
   const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
     json: { user_id: ownerId, client_id: app.client_id, redirect_uri: REDIRECT, scope, business_id: merchant.id },
   });
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-  const tokens = await call(sandbox, 'POST', '/v1/open/oauth/token', {
-    apiKey: null,
-    form: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: new URL(approved.body.redirect).searchParams.get('code')!,
-      redirect_uri: REDIRECT,
-      ...app,
-    }),
+  const tokens = await exchangeCodeOnSandbox(sandbox, app, {
+    code: new URL(approved.body.redirect).searchParams.get('code')!,
+    redirectUri: REDIRECT,
   });
   return { authorization: `Bearer ${tokens.body.access_token}` };
 }

@@ -4,13 +4,14 @@
  * change and no more often, atomically and private to the user; a file it cannot use stops the start with a
  * message naming it; and without a data file nothing touches the disk.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile, copyFile } from 'node:fs/promises';
 import type * as FsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { call } from '../../../test/support/sandbox-calls.js';
 import { SandboxDataFileError } from './data-file.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './persistence.js';
 import { startSandbox, type RunningSandbox } from './start.js';
@@ -59,30 +60,13 @@ const bearer = (token: string) => ({ apiKey: null, headers: { authorization: `Be
 
 /** Sets up what the demo platform does: a merchant, its owner, the platform's app, and a connection by OAuth. */
 async function connectMerchant(sandbox: RunningSandbox) {
-  const merchant = (
-    await call(sandbox, 'POST', '/_sandbox/businesses', {
-      json: { name: 'Harbour Cafe', country: 'SG', currency: 'SGD' },
-    })
-  ).body as { id: string; api_key: string };
-  const owner = (
-    await call(sandbox, 'POST', '/_sandbox/users', {
-      json: {
-        email: 'owner@harbour.test',
-        name: 'Hana',
-        memberships: [{ business_id: merchant.id, role: 'owner' }],
-      },
-    })
-  ).body as { id: string };
-  const app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: {
-        business_id: sandbox.seed.businessId,
-        name: 'Acme Marketplace',
-        redirect_uris: [REDIRECT],
-        scopes: ['business:read', 'payments'],
-      },
-    })
-  ).body as { client_id: string; client_secret: string };
+  const merchant = await createBusiness(sandbox, { name: 'Harbour Cafe' });
+  const owner = await createUser(sandbox, { email: 'owner@harbour.test', name: 'Hana', businessId: merchant.id });
+  const app = await registerApp(sandbox, {
+    name: 'Acme Marketplace',
+    redirectUris: [REDIRECT],
+    scopes: ['business:read', 'payments'],
+  });
   return { merchant, owner, app, ...(await connect(sandbox, app, owner.id, merchant.id)) };
 }
 

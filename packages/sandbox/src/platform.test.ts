@@ -1,6 +1,8 @@
+import { startHttpRecorder, type HttpRecorder } from '@paykit/test-support/http-recorder';
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
+import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpRecorder, type HttpRecorder } from '../../../test/support/http-recorder.js';
-import { call } from '../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from './start.js';
 
 let sandbox: RunningSandbox;
@@ -12,11 +14,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, webhooks: { retryDelaysMs: [] } });
   platformHooks = await startHttpRecorder();
   merchantHooks = await startHttpRecorder();
-  merchant = (
-    await call(sandbox, 'POST', '/_sandbox/businesses', {
-      json: { name: 'Harbour Cafe', country: 'SG', currency: 'SGD' },
-    })
-  ).body;
+  merchant = await createBusiness(sandbox, { name: 'Harbour Cafe' });
   await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', {
     json: { business_id: sandbox.seed.businessId, url: platformHooks.url },
   });
@@ -106,43 +104,24 @@ describe('platform key and commission (spec 5.4)', () => {
   });
 
   it('works with a Bearer token beside the platform key: OAuth-connected merchant, commission, unified events', async () => {
-    const owner = (
-      await call(sandbox, 'POST', '/_sandbox/users', {
-        json: {
-          email: 'owner@harbour.test',
-          name: 'Harbour Owner',
-          memberships: [{ business_id: merchant.id, role: 'owner' }],
-        },
-      })
-    ).body;
-    const app = (
-      await call(sandbox, 'POST', '/_sandbox/apps', {
-        json: {
-          business_id: sandbox.seed.businessId,
-          name: 'Marketplace',
-          redirect_uris: ['https://platform.example/cb'],
-          scopes: ['business:read', 'payments'],
-        },
-      })
-    ).body;
-    const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
-      json: {
-        user_id: owner.id,
-        client_id: app.client_id,
-        redirect_uri: 'https://platform.example/cb',
-        scope: 'payments',
-        business_id: merchant.id,
-      },
+    const owner = await createUser(sandbox, {
+      email: 'owner@harbour.test',
+      name: 'Harbour Owner',
+      businessId: merchant.id,
     });
-    const tokens = await call(sandbox, 'POST', '/v1/open/oauth/token', {
-      apiKey: null,
-      form: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: new URL(approved.body.redirect).searchParams.get('code')!,
-        redirect_uri: 'https://platform.example/cb',
-        ...app,
-      }),
+    const app = await registerApp(sandbox, {
+      name: 'Marketplace',
+      redirectUris: ['https://platform.example/cb'],
+      scopes: ['business:read', 'payments'],
     });
+    const { code } = await approveOnSandbox(sandbox, {
+      userId: owner.id,
+      clientId: app.client_id,
+      redirectUri: 'https://platform.example/cb',
+      scope: 'payments',
+      businessId: merchant.id,
+    });
+    const tokens = await exchangeCodeOnSandbox(sandbox, app, { code, redirectUri: 'https://platform.example/cb' });
     const before = {
       merchant: (await call(sandbox, 'GET', `/_sandbox/businesses/${merchant.id}/balance`)).body.available,
       platform: (await call(sandbox, 'GET', `/_sandbox/businesses/${sandbox.seed.businessId}/balance`)).body.available,

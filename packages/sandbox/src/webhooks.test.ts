@@ -1,6 +1,6 @@
+import { startHttpRecorder, type HttpRecorder } from '@paykit/test-support/http-recorder';
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHttpRecorder, type HttpRecorder } from '../../../test/support/http-recorder.js';
-import { call } from '../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from './index.js';
 
 let sandbox: RunningSandbox;

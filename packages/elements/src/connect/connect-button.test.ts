@@ -4,7 +4,7 @@ import {
   type PaykitConnectEvent,
   type PaykitErrorEvent,
 } from '../events.js';
-import { backendState, next } from '../test-config.js';
+import { backendState, next } from '../../test-support/backend-client.js';
 import './define.js';
 import { startConnect } from './start-connect.js';
 import type { PaykitConnectButton } from './connect-button.js';

@@ -2,7 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import type { PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
 import '../return/define.js';
 import type { PaykitReturn } from '../return/return-status.js';
-import { approveOnDashboard, backendState, next } from '../test-config.js';
+import { approveOnDashboard, backendState, next } from '../../test-support/backend-client.js';
 import { saveAttempt } from './connect-attempts.js';
 import { handleConnectReturn } from './handle-connect-return.js';
 import { startConnect } from './start-connect.js';

@@ -11,7 +11,7 @@ import '../connect/define.js';
 import '../pay-button/define.js';
 import type { PaykitPayButton } from '../pay-button/pay-button.js';
 import '../return/define.js';
-import { backendState, consoleDuring, next } from '../test-config.js';
+import { backendState, consoleDuring, next } from '../../test-support/backend-client.js';
 import { RETURN_ENDPOINT_GRACE_MS } from './diagnostics.development.js';
 
 let checkoutOrigin: string;

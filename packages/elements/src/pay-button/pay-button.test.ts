@@ -1,7 +1,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { PaykitCheckoutEvent, PaykitErrorEvent } from '../events.js';
-import { backendState, injectFault, next } from '../test-config.js';
+import { backendState, injectFault, next } from '../../test-support/backend-client.js';
 import './define.js';
 import type { PaykitPayButton } from './pay-button.js';
 

@@ -14,7 +14,7 @@ import type {
   PaykitErrorEvent,
   PaykitPaymentCompletedEvent,
 } from '../events.js';
-import { backendState, settle } from '../test-config.js';
+import { backendState, settle } from '../../test-support/backend-client.js';
 import { startCheckout } from '../checkout/start-checkout.js';
 import { ConnectButton, PayButton, PaykitReturn } from './index.js';
 

@@ -1,7 +1,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { startCheckout } from '../checkout/start-checkout.js';
 import type { PaykitErrorEvent, PaykitPaymentCompletedEvent, PaykitPaymentFailedEvent } from '../events.js';
-import { backendState, next, settle } from '../test-config.js';
+import { backendState, next, settle } from '../../test-support/backend-client.js';
 import { handleReturn } from './handle-return.js';
 import '../locales/fr.js';
 import './define.js';

@@ -1,6 +1,8 @@
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
+import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 import { SEED_USER } from './oauth-state.js';
 
@@ -14,16 +16,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(async () => {
   await call(sandbox, 'POST', '/_sandbox/reset');
-  app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: {
-        business_id: sandbox.seed.businessId,
-        name: 'Acme Platform',
-        redirect_uris: [REDIRECT],
-        scopes: ['business:read', 'payments'],
-      },
-    })
-  ).body;
+  app = await registerApp(sandbox, {
+    name: 'Acme Platform',
+    redirectUris: [REDIRECT],
+    scopes: ['business:read', 'payments'],
+  });
 });
 
 const verifier = () => randomBytes(32).toString('base64url');
@@ -192,16 +189,15 @@ describe('authorization request checks', () => {
   });
 
   it('lets only Owners and Admins approve', async () => {
-    const member = await call(sandbox, 'POST', '/_sandbox/users', {
-      json: {
-        email: 'clerk@demo-store.test',
-        name: 'Clerk',
-        memberships: [{ business_id: sandbox.seed.businessId, role: 'member' }],
-      },
+    const member = await createUser(sandbox, {
+      email: 'clerk@demo-store.test',
+      name: 'Clerk',
+      businessId: sandbox.seed.businessId,
+      role: 'member',
     });
     const refused = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
       json: {
-        user_id: member.body.id,
+        user_id: member.id,
         client_id: app.client_id,
         redirect_uri: REDIRECT,
         scope: 'payments',
@@ -233,11 +229,7 @@ describe('the consent page, as a person uses it', () => {
   });
 
   it('signs in, picks among several businesses, approves; and denies with access_denied', async () => {
-    const second = (
-      await call(sandbox, 'POST', '/_sandbox/businesses', {
-        json: { name: 'Harbour Cafe', country: 'SG', currency: 'SGD' },
-      })
-    ).body;
+    const second = await createBusiness(sandbox, { name: 'Harbour Cafe' });
     await call(sandbox, 'POST', '/_sandbox/users', {
       json: {
         email: 'multi@example.test',
@@ -313,36 +305,19 @@ describe('the consent page, as a person uses it', () => {
 
 describe('Bearer tokens', () => {
   async function bearerFor(scope: string) {
-    const app2 = (
-      await call(sandbox, 'POST', '/_sandbox/apps', {
-        json: {
-          business_id: sandbox.seed.businessId,
-          name: 'Reader',
-          redirect_uris: [REDIRECT],
-          scopes: ['business:read', 'payments:read'],
-        },
-      })
-    ).body;
-    const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
-      json: {
-        user_id: SEED_USER.id,
-        client_id: app2.client_id,
-        redirect_uri: REDIRECT,
-        scope,
-        business_id: sandbox.seed.businessId,
-      },
+    const app2 = await registerApp(sandbox, {
+      name: 'Reader',
+      redirectUris: [REDIRECT],
+      scopes: ['business:read', 'payments:read'],
     });
-    const code = new URL(approved.body.redirect).searchParams.get('code')!;
-    const tokens = await call(sandbox, 'POST', '/v1/open/oauth/token', {
-      apiKey: null,
-      form: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: app2.client_id,
-        client_secret: app2.client_secret,
-        code,
-        redirect_uri: REDIRECT,
-      }),
+    const { code } = await approveOnSandbox(sandbox, {
+      userId: SEED_USER.id,
+      clientId: app2.client_id,
+      redirectUri: REDIRECT,
+      scope,
+      businessId: sandbox.seed.businessId,
     });
+    const tokens = await exchangeCodeOnSandbox(sandbox, app2, { code, redirectUri: REDIRECT });
     return { app: app2, headers: { authorization: `Bearer ${tokens.body.access_token}` } };
   }
 

@@ -3,8 +3,9 @@
  * document (RFC 8414), `iss` on every authorization response (RFC 9207) and `client_secret_basic` at the token
  * endpoint (RFC 6749 section 2.3.1).
  */
+import { call } from '@paykit/test-support/sandbox-calls';
+import { registerApp } from '@paykit/test-support/sandbox-control';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 import { readBasicCredentials } from './client-basic-auth.js';
 import { SEED_USER } from './oauth-state.js';
@@ -19,16 +20,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(async () => {
   await call(sandbox, 'POST', '/_sandbox/reset');
-  app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: {
-        business_id: sandbox.seed.businessId,
-        name: 'Acme Platform',
-        redirect_uris: [REDIRECT],
-        scopes: ['business:read', 'payments'],
-      },
-    })
-  ).body;
+  app = await registerApp(sandbox, {
+    name: 'Acme Platform',
+    redirectUris: [REDIRECT],
+    scopes: ['business:read', 'payments'],
+  });
 });
 
 /** A code, as the consent page's Connect gives it; returns the whole redirect. */

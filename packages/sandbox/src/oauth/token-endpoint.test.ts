@@ -2,9 +2,11 @@
  * The token endpoint's edges (spec 4.8, RFC 6749 sections 5.2 and 6, RFC 7636): grants bound to their client,
  * the refresh-token family, scope narrowing, the rate limit's keys and window, and the configurable lifetime.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
+import { registerApp } from '@paykit/test-support/sandbox-control';
+import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 import { SEED_USER } from './oauth-state.js';
 
@@ -263,28 +265,15 @@ describe('access-token lifetime', () => {
   it('is configurable in startSandbox, and expires_in says it', async () => {
     const short = await startSandbox({ port: 0, oauth: { accessTokenTtlSeconds: 60 } });
     try {
-      const created = await call(short, 'POST', '/_sandbox/apps', {
-        json: { business_id: short.seed.businessId, name: 'Short', redirect_uris: [REDIRECT] },
+      const client = await registerApp(short, { name: 'Short', redirectUris: [REDIRECT] });
+      const { code } = await approveOnSandbox(short, {
+        userId: SEED_USER.id,
+        clientId: client.client_id,
+        redirectUri: REDIRECT,
+        scope: 'business:read',
+        businessId: short.seed.businessId,
       });
-      const client = created.body as Client;
-      const approved = await call(short, 'POST', '/_sandbox/oauth/approve', {
-        json: {
-          user_id: SEED_USER.id,
-          client_id: client.client_id,
-          redirect_uri: REDIRECT,
-          scope: 'business:read',
-          business_id: short.seed.businessId,
-        },
-      });
-      const tokens = await call(short, 'POST', '/v1/open/oauth/token', {
-        apiKey: null,
-        form: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code: new URL(approved.body.redirect).searchParams.get('code')!,
-          redirect_uri: REDIRECT,
-          ...client,
-        }),
-      });
+      const tokens = await exchangeCodeOnSandbox(short, client, { code, redirectUri: REDIRECT });
       expect(tokens.body).toMatchObject({ expires_in: 60, scope: 'business:read' });
       const info = () =>
         call(short, 'GET', '/v1/info', {

@@ -2,8 +2,10 @@
  * The sandbox dashboard as a browser uses it (fetch with a cookie jar, redirects followed by hand): sign-in,
  * the consent page's refusals and redirects, the Connected apps page, and the attacks on them.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
+import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { SEED_USER } from '../oauth/oauth-state.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 
@@ -17,16 +19,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(async () => {
   await call(sandbox, 'POST', '/_sandbox/reset');
-  app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: {
-        business_id: sandbox.seed.businessId,
-        name: 'Acme Platform',
-        redirect_uris: [REDIRECT],
-        scopes: ['business:read', 'payments'],
-      },
-    })
-  ).body;
+  app = await registerApp(sandbox, {
+    name: 'Acme Platform',
+    redirectUris: [REDIRECT],
+    scopes: ['business:read', 'payments'],
+  });
 });
 
 /** One page load: no redirect followed, the session cookie kept. */
@@ -194,12 +191,11 @@ describe('the consent page', () => {
   });
 
   it('shows a member a refusal, and refuses an approval a member posts anyway', async () => {
-    await call(sandbox, 'POST', '/_sandbox/users', {
-      json: {
-        email: 'clerk@demo-store.test',
-        name: 'Clerk',
-        memberships: [{ business_id: sandbox.seed.businessId, role: 'member' }],
-      },
+    await createUser(sandbox, {
+      email: 'clerk@demo-store.test',
+      name: 'Clerk',
+      businessId: sandbox.seed.businessId,
+      role: 'member',
     });
     const cookie = await signInAs('clerk@demo-store.test');
     const page = await browse(authorizeUrl(), { cookie });
@@ -243,9 +239,7 @@ describe('the consent page', () => {
   });
 
   it('refuses approval for a business the user is not Owner or Admin of, even with a good CSRF token', async () => {
-    const other = (
-      await call(sandbox, 'POST', '/_sandbox/businesses', { json: { name: 'Other', country: 'SG', currency: 'SGD' } })
-    ).body;
+    const other = await createBusiness(sandbox, { name: 'Other' });
     const cookie = await signInAs(SEED_USER.email);
     const consent = await browse(authorizeUrl(), { cookie });
     const approve = await browse('/oauth/authorize', {
@@ -291,15 +285,7 @@ describe('the consent page', () => {
   });
 
   it('escapes what the app and the request put on the page', async () => {
-    const hostile = (
-      await call(sandbox, 'POST', '/_sandbox/apps', {
-        json: {
-          business_id: sandbox.seed.businessId,
-          name: '<img src=x onerror=alert(1)>',
-          redirect_uris: [REDIRECT],
-        },
-      })
-    ).body;
+    const hostile = await registerApp(sandbox, { name: '<img src=x onerror=alert(1)>', redirectUris: [REDIRECT] });
     const cookie = await signInAs(SEED_USER.email);
     const consent = await browse(
       authorizeUrl({ client_id: hostile.client_id, scope: 'business:read', state: '"><script>alert(1)</script>' }),
@@ -313,24 +299,14 @@ describe('the consent page', () => {
 
 describe('Connected apps', () => {
   async function connect(): Promise<string> {
-    const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
-      json: {
-        user_id: SEED_USER.id,
-        client_id: app.client_id,
-        redirect_uri: REDIRECT,
-        scope: 'payments:read',
-        business_id: sandbox.seed.businessId,
-      },
+    const { code } = await approveOnSandbox(sandbox, {
+      userId: SEED_USER.id,
+      clientId: app.client_id,
+      redirectUri: REDIRECT,
+      scope: 'payments:read',
+      businessId: sandbox.seed.businessId,
     });
-    const tokens = await call(sandbox, 'POST', '/v1/open/oauth/token', {
-      apiKey: null,
-      form: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: new URL(approved.body.redirect).searchParams.get('code')!,
-        redirect_uri: REDIRECT,
-        ...app,
-      }),
-    });
+    const tokens = await exchangeCodeOnSandbox(sandbox, app, { code, redirectUri: REDIRECT });
     return tokens.body.access_token;
   }
   const info = async (token: string) =>
@@ -359,12 +335,11 @@ describe('Connected apps', () => {
       form: { business_id: sandbox.seed.businessId, client_id: app.client_id },
     });
     expect(noCsrf.status).toBe(403);
-    await call(sandbox, 'POST', '/_sandbox/users', {
-      json: {
-        email: 'clerk@demo-store.test',
-        name: 'Clerk',
-        memberships: [{ business_id: sandbox.seed.businessId, role: 'member' }],
-      },
+    await createUser(sandbox, {
+      email: 'clerk@demo-store.test',
+      name: 'Clerk',
+      businessId: sandbox.seed.businessId,
+      role: 'member',
     });
     const clerk = await signInAs('clerk@demo-store.test');
     const page = await browse('/dashboard/connected-apps', { cookie: clerk });

@@ -2,8 +2,8 @@
  * Transfers and their estimate in the real service's shapes (its transfers OpenAPI): amounts on the source and
  * payment side, the exchange rate as text, the fee and who pays it, all agreeing with the balance ledger.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
 let sandbox: RunningSandbox;

@@ -2,8 +2,8 @@
  * The OAuth control endpoints (users, apps, approve, revoke, scopes, secret, clock): their exact shapes and
  * their refusals, so that a test or the demo gets a clear error and never a half-made record.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 
 let sandbox: RunningSandbox;

@@ -2,8 +2,8 @@
  * Subscription plans in the real service's shapes (its subscription-plan OpenAPI): the custom cycle with its
  * count and unit, the fields that go with it only, and reading, updating and deleting a plan.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
 let sandbox: RunningSandbox;

@@ -1,5 +1,5 @@
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
 let sandbox: RunningSandbox;

@@ -3,8 +3,8 @@
  * real service's create body, the list filter, the not-found texts, the warning when a charge leaves out what
  * the service requires, and the checkout's other outcomes (fail, no redirect, canceled, unknown).
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
 let sandbox: RunningSandbox;

@@ -4,9 +4,9 @@
  * (no record, no ledger entry, no half-applied update). The emulator is what every other test trusts, so it
  * must refuse as cleanly as the API it stands for.
  */
+import { call } from '@paykit/test-support/sandbox-calls';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { RESOURCE_KINDS } from '../resources.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
 

@@ -3,8 +3,8 @@
  * never duplicated, every failure a typed error the shopper can read.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { createPaykitHandler } from '../handler/create-handler.js';
 import { createMerchantApi, type MerchantApi } from './merchant-api.js';
 

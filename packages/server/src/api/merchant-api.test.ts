@@ -1,7 +1,7 @@
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { PaykitError } from '@paykit/core';
+import { startScriptedServer, type ScriptedServer } from '@paykit/test-support/scripted-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../../../test/support/scripted-server.js';
 import { createMerchantApi, type MerchantApi } from './merchant-api.js';
 
 let sandbox: RunningSandbox;

@@ -4,8 +4,8 @@
  * path and body encoding, and tried again after a 503 exactly when the row says it is safe to.
  */
 import { OPERATION_IDS, matchesTemplate, operations, type OperationId } from '@paykit/core';
+import { startScriptedServer, type ScriptedServer } from '@paykit/test-support/scripted-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../../../../test/support/scripted-server.js';
 import { createPaymentsClient, type PaymentsClient } from './payments-client.js';
 
 const ID = '00000000-0000-4000-8000-000000000001';

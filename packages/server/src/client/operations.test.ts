@@ -2,11 +2,12 @@
  * Every operation of the client against the running sandbox: success, not found, validation, wrong scope,
  * and pagination across thousands of entries.
  */
-import { createHash } from 'node:crypto';
+import { startHttpRecorder } from '@paykit/test-support/http-recorder';
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, registerApp } from '@paykit/test-support/sandbox-control';
+import { approveOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpRecorder } from '../../../../test/support/http-recorder.js';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { createOAuthClient } from '../oauth/oauth-client.js';
 import { createPaymentsClient, type PaymentsClient } from './payments-client.js';
 
@@ -92,9 +93,7 @@ describe('payments client, operation by operation', () => {
       status: 'failed',
       failure_code: 'account_closed',
     });
-    const other = (
-      await call(sandbox, 'POST', '/_sandbox/businesses', { json: { name: 'Other', country: 'SG', currency: 'SGD' } })
-    ).body;
+    const other = await createBusiness(sandbox, { name: 'Other' });
     const otherClient = createPaymentsClient({ apiBaseUrl: sandbox.url, apiKey: other.api_key });
     await expect(otherClient.payouts.get(settled.body.id)).rejects.toMatchObject({ code: 'not_found', status: 404 });
   });
@@ -278,28 +277,20 @@ describe('with a Bearer connection', () => {
 
   it('acts within its scopes: reads pass, writes outside the scope are forbidden naming it', async () => {
     const redirect = 'https://platform.example/cb';
-    const app = (
-      await call(sandbox, 'POST', '/_sandbox/apps', {
-        json: {
-          business_id: business(),
-          name: 'Reader',
-          redirect_uris: [redirect],
-          scopes: ['business:read', 'payments:read'],
-        },
-      })
-    ).body;
-    const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
-      json: {
-        user_id: '00000000-0000-4000-8000-0000000000a1',
-        client_id: app.client_id,
-        redirect_uri: redirect,
-        scope: 'payments:read',
-        business_id: business(),
-        code_challenge: createHash('sha256').update(VERIFIER).digest('base64url'),
-        code_challenge_method: 'S256',
-      },
+    const app = await registerApp(sandbox, {
+      businessId: business(),
+      name: 'Reader',
+      redirectUris: [redirect],
+      scopes: ['business:read', 'payments:read'],
     });
-    const code = new URL(approved.body.redirect).searchParams.get('code')!;
+    const { code } = await approveOnSandbox(sandbox, {
+      userId: '00000000-0000-4000-8000-0000000000a1',
+      clientId: app.client_id,
+      redirectUri: redirect,
+      scope: 'payments:read',
+      businessId: business(),
+      codeVerifier: VERIFIER,
+    });
     const tokens = await createOAuthClient({
       apiBaseUrl: sandbox.url,
       clientId: app.client_id,

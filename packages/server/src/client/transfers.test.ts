@@ -3,8 +3,8 @@
  * transfer it describes, read back; both parsed by core's schemas.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { createPaymentsClient, type PaymentsClient } from './payments-client.js';
 
 let sandbox: RunningSandbox;

@@ -6,9 +6,9 @@
  */
 import type { ErrorCode } from '@paykit/core';
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { createBusiness, registerApp } from '@paykit/test-support/sandbox-control';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { createPlatform } from '../platform/platform.js';
 import { createPaykitHandler, type PaykitHandler } from './create-handler.js';
 
@@ -66,19 +66,8 @@ beforeAll(async () => {
     publicOrigin: SHOP,
     logger,
   });
-  const app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: {
-        business_id: sandbox.seed.businessId,
-        name: 'Fuzz Platform',
-        redirect_uris: [REDIRECT],
-        scopes: ['payments'],
-      },
-    })
-  ).body as { client_id: string; client_secret: string };
-  const merchant = (
-    await call(sandbox, 'POST', '/_sandbox/businesses', { json: { name: 'Fuzz Cafe', country: 'SG', currency: 'SGD' } })
-  ).body as { id: string; api_key: string };
+  const app = await registerApp(sandbox, { name: 'Fuzz Platform', redirectUris: [REDIRECT], scopes: ['payments'] });
+  const merchant = await createBusiness(sandbox, { name: 'Fuzz Cafe' });
   merchantId = merchant.id;
   const connectedPlatform = createPlatform({
     apiBaseUrl: sandbox.url,

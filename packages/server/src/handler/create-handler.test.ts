@@ -1,9 +1,9 @@
 import { PaykitError, type ShopperChoice } from '@paykit/core';
 import { startSandbox, type RunningSandbox, type WebhookDelivery } from '@paykit/sandbox';
+import { startScriptedServer } from '@paykit/test-support/scripted-server';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedServer } from '../../../../test/support/scripted-server.js';
 import { toNodeListener } from '../adapters/node.js';
 import { createPlatform } from '../platform/platform.js';
 import { createPaykitHandler, type PaykitHandler } from './create-handler.js';

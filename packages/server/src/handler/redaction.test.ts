@@ -10,11 +10,12 @@
  * handled it.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { listenOnLoopback } from '@paykit/test-support/loopback';
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { toNodeListener } from '../adapters/node.js';
 import { createMerchantApi } from '../api/merchant-api.js';
 import { MemoryConnectionStore, type MerchantCredentials } from '../oauth/connection-store.js';
@@ -72,8 +73,7 @@ let hookFailure: (() => never) | undefined;
 async function serve(handler: PaykitHandler): Promise<string> {
   const server = createServer(toNodeListener(handler));
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return listenOnLoopback(server);
 }
 
 function post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -94,32 +94,15 @@ let shopUrl: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: {
-        business_id: sandbox.seed.businessId,
-        name: 'Canary Platform',
-        redirect_uris: [REDIRECT],
-        scopes: ['business:read', 'payments'],
-      },
-    })
-  ).body;
-  const business = (name: string) =>
-    call(sandbox, 'POST', '/_sandbox/businesses', { json: { name, country: 'SG', currency: 'SGD' } }).then(
-      (answer) => answer.body as { id: string; api_key: string },
-    );
-  oauthMerchant = await business('Canary Cafe');
-  keyMerchant = await business('Canary Bakery');
-  shopKey = (await business('Canary Shop')).api_key;
-  owner = (
-    await call(sandbox, 'POST', '/_sandbox/users', {
-      json: {
-        email: 'owner@canary.test',
-        name: 'Cass',
-        memberships: [{ business_id: oauthMerchant.id, role: 'owner' }],
-      },
-    })
-  ).body.id;
+  app = await registerApp(sandbox, {
+    name: 'Canary Platform',
+    redirectUris: [REDIRECT],
+    scopes: ['business:read', 'payments'],
+  });
+  oauthMerchant = await createBusiness(sandbox, { name: 'Canary Cafe' });
+  keyMerchant = await createBusiness(sandbox, { name: 'Canary Bakery' });
+  shopKey = (await createBusiness(sandbox, { name: 'Canary Shop' })).api_key;
+  owner = (await createUser(sandbox, { email: 'owner@canary.test', name: 'Cass', businessId: oauthMerchant.id })).id;
 
   const platform = createPlatform({
     apiBaseUrl: sandbox.url,

@@ -1,6 +1,6 @@
+import { startScriptedServer, type ScriptedRequest } from '@paykit/test-support/scripted-server';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedRequest } from '../../../../test/support/scripted-server.js';
 import { createPlatform } from '../platform/platform.js';
 import { rememberedSecrets } from '../secrets.js';
 import { MemoryConnectionStore } from './connection-store.js';

@@ -5,14 +5,11 @@
  * another issuer).
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
-import { createHash, randomBytes, type webcrypto } from 'node:crypto';
+import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
+import { approveOnSandbox } from '@paykit/test-support/sandbox-oauth';
+import { startScriptedServer, type ScriptedAnswer, type ScriptedRequest } from '@paykit/test-support/scripted-server';
+import { randomBytes, type webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
-import {
-  startScriptedServer,
-  type ScriptedAnswer,
-  type ScriptedRequest,
-} from '../../../../test/support/scripted-server.js';
 import { rememberedSecrets } from '../secrets.js';
 import { createOAuthClient } from './oauth-client.js';
 import { MemoryTokenBudget } from './token-budget.js';
@@ -27,39 +24,25 @@ let merchant: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: { business_id: sandbox.seed.businessId, name: 'Acme', redirect_uris: [REDIRECT], scopes: ['payments'] },
-    })
-  ).body;
-  merchant = (
-    await call(sandbox, 'POST', '/_sandbox/businesses', { json: { name: 'Cafe', country: 'SG', currency: 'SGD' } })
-  ).body.id;
-  owner = (
-    await call(sandbox, 'POST', '/_sandbox/users', {
-      json: { email: 'o@cafe.test', name: 'O', memberships: [{ business_id: merchant, role: 'owner' }] },
-    })
-  ).body.id;
+  app = await registerApp(sandbox, { name: 'Acme', redirectUris: [REDIRECT], scopes: ['payments'] });
+  merchant = (await createBusiness(sandbox, { name: 'Cafe' })).id;
+  owner = (await createUser(sandbox, { email: 'o@cafe.test', name: 'O', businessId: merchant })).id;
 });
 afterAll(() => sandbox.close());
 
 /** The merchant's approval in the sandbox, with PKCE: the redirect's code and iss, and the verifier kept. */
 async function approval(): Promise<{ code: string; iss: string | null; codeVerifier: string }> {
   const codeVerifier = randomBytes(32).toString('base64url');
-  const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
-    json: {
-      user_id: owner,
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      scope: 'payments',
-      state: 's',
-      business_id: merchant,
-      code_challenge: createHash('sha256').update(codeVerifier).digest('base64url'),
-      code_challenge_method: 'S256',
-    },
+  const { code, iss } = await approveOnSandbox(sandbox, {
+    userId: owner,
+    clientId: app.client_id,
+    redirectUri: REDIRECT,
+    scope: 'payments',
+    state: 's',
+    businessId: merchant,
+    codeVerifier,
   });
-  const redirect = new URL(approved.body.redirect);
-  return { code: redirect.searchParams.get('code')!, iss: redirect.searchParams.get('iss'), codeVerifier };
+  return { code, iss, codeVerifier };
 }
 
 /** A fetch that counts what leaves, by path: still the real network. */

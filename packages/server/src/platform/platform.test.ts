@@ -1,9 +1,11 @@
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
-import { createHash, randomBytes } from 'node:crypto';
+import { startCountingProxy, type CountingProxy } from '@paykit/test-support/counting-proxy';
+import { testDatabaseUrl, testTablePrefix } from '@paykit/test-support/postgres';
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
+import { approveOnSandbox } from '@paykit/test-support/sandbox-oauth';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCountingProxy, type CountingProxy } from '../../../../test/support/counting-proxy.js';
-import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
-import { call } from '../../../../test/support/sandbox-calls.js';
 import { createPaykitHandler } from '../handler/create-handler.js';
 import { MemoryCodeLedger } from '../oauth/code-ledger.js';
 import { createPostgresStores } from '../postgres/create-postgres-stores.js';
@@ -22,26 +24,14 @@ const tokenRequests = () => proxy.count('POST', '/v1/open/oauth/token');
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   proxy = await startCountingProxy(sandbox.url);
-  app = (
-    await call(sandbox, 'POST', '/_sandbox/apps', {
-      json: {
-        business_id: sandbox.seed.businessId,
-        name: 'Acme Platform',
-        redirect_uris: [REDIRECT],
-        scopes: ['business:read', 'payments'],
-      },
-    })
-  ).body;
-  merchant = (
-    await call(sandbox, 'POST', '/_sandbox/businesses', {
-      json: { name: 'Harbour Cafe', country: 'SG', currency: 'SGD' },
-    })
-  ).body;
-  merchantOwner = (
-    await call(sandbox, 'POST', '/_sandbox/users', {
-      json: { email: 'owner@harbour.test', name: 'Hana', memberships: [{ business_id: merchant.id, role: 'owner' }] },
-    })
-  ).body.id;
+  app = await registerApp(sandbox, {
+    name: 'Acme Platform',
+    redirectUris: [REDIRECT],
+    scopes: ['business:read', 'payments'],
+  });
+  merchant = await createBusiness(sandbox, { name: 'Harbour Cafe' });
+  merchantOwner = (await createUser(sandbox, { email: 'owner@harbour.test', name: 'Hana', businessId: merchant.id }))
+    .id;
 });
 afterAll(async () => {
   await proxy.close();
@@ -51,19 +41,16 @@ afterAll(async () => {
 /** What the browser part does: PKCE, the merchant's approval, and the code that comes back. */
 async function approval(scope = 'payments business:read'): Promise<{ code: string; codeVerifier: string }> {
   const codeVerifier = randomBytes(32).toString('base64url');
-  const approved = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
-    json: {
-      user_id: merchantOwner,
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      scope,
-      state: 's',
-      business_id: merchant.id,
-      code_challenge: createHash('sha256').update(codeVerifier).digest('base64url'),
-      code_challenge_method: 'S256',
-    },
+  const { code } = await approveOnSandbox(sandbox, {
+    userId: merchantOwner,
+    clientId: app.client_id,
+    redirectUri: REDIRECT,
+    scope,
+    state: 's',
+    businessId: merchant.id,
+    codeVerifier,
   });
-  return { code: new URL(approved.body.redirect).searchParams.get('code')!, codeVerifier };
+  return { code, codeVerifier };
 }
 
 function newPlatform(revoked: string[] = [], options: Partial<PlatformOptions> = {}): Platform {
@@ -281,11 +268,7 @@ describe('a platform against the sandbox', () => {
     );
     expect(await status.json()).toMatchObject({ id, status: 'pending', amount: '25.00' });
     // Another merchant of the same platform asking for this payment is told it does not exist.
-    const other = (
-      await call(sandbox, 'POST', '/_sandbox/businesses', {
-        json: { name: 'Pier Bakery', country: 'SG', currency: 'SGD' },
-      })
-    ).body as { id: string; api_key: string };
+    const other = await createBusiness(sandbox, { name: 'Pier Bakery' });
     await platform.connectWithApiKey(other.api_key);
     const foreign = await handler(
       new Request(`https://platform.example/paykit/payment-requests/${id}?merchant=${other.id}`),

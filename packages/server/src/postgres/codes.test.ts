@@ -1,8 +1,8 @@
+import { testDatabaseUrl, testTablePrefix } from '@paykit/test-support/postgres';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
 import { codeHash } from '../oauth/code-ledger.js';
 import { createPostgresStores } from './create-postgres-stores.js';
 import type { PostgresStores } from './stores.js';

@@ -1,7 +1,7 @@
+import { testDatabaseUrl, testTablePrefix } from '@paykit/test-support/postgres';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
 import { createPostgresStores } from './create-postgres-stores.js';
 import type { PostgresStores } from './stores.js';
 

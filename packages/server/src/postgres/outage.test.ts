@@ -1,22 +1,21 @@
 /**
- * The stores in a process of their own (test/support/store-outage-process.ts) while the database goes away
+ * The stores in a process of their own (@paykit/test-support's store-outage-process.ts) while the database goes away
  * under load: the process must live through it (no error escaping from inside the driver, which would end
  * it), every failed call must be `store_unavailable` and quick, and every store method must work again soon
  * after the database is back.
  */
+import { startTestPostgres, testTablePrefix, type TestPostgres } from '@paykit/test-support/postgres';
+import {
+  STORE_OUTAGE_PROCESS as ENTRY,
+  type OutageProcessConfig,
+  type OutageProcessMessage,
+  type Tally,
+} from '@paykit/test-support/store-outage';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPostgres, testTablePrefix, type TestPostgres } from '../../../../test/support/postgres.js';
-import type {
-  OutageProcessConfig,
-  OutageProcessMessage,
-  Tally,
-} from '../../../../test/support/store-outage-process.js';
 
-const ENTRY = fileURLToPath(new URL('../../../../test/support/store-outage-process.ts', import.meta.url));
 const OUTAGES = 3;
 /** How long the database stays up each time it comes back for a moment during an outage, in ms. */
 const FLAPS = [0, 30];

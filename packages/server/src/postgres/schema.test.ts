@@ -1,7 +1,7 @@
+import { testDatabaseUrl, testTablePrefix } from '@paykit/test-support/postgres';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
 import { createPostgresStores, type PostgresStoresOptions } from './create-postgres-stores.js';
 import { SCHEMA_VERSION } from './schema.js';
 import type { PostgresStores } from './stores.js';

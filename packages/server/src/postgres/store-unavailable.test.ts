@@ -1,8 +1,8 @@
+import { startTestPostgres, testTablePrefix, type TestPostgres } from '@paykit/test-support/postgres';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPostgres, testTablePrefix, type TestPostgres } from '../../../../test/support/postgres.js';
 import { createPostgresStores } from './create-postgres-stores.js';
 import { STORE_UNAVAILABLE_MESSAGE } from './store-errors.js';
 import type { PostgresStores } from './stores.js';

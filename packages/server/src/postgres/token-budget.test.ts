@@ -1,6 +1,6 @@
+import { testDatabaseUrl, testTablePrefix } from '@paykit/test-support/postgres';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { testDatabaseUrl, testTablePrefix } from '../../../../test/support/postgres.js';
 import { createPostgresStores } from './create-postgres-stores.js';
 import type { PostgresStores } from './stores.js';
 

@@ -4,7 +4,7 @@
  * where the authorization server sees them, not inside the processes that send them.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 /** A running proxy. */
 export interface CountingProxy {
@@ -51,9 +51,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     count: (method, path) => counts.get(`${method} ${path}`) ?? 0,
     tokenRequestsBy,
     close: () =>

@@ -3,7 +3,7 @@
  * or a dropped connection. It stands in for a misbehaving Payments API in fault tests.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 /** One scripted answer. */
 export interface ScriptedAnswer {
@@ -60,10 +60,9 @@ export async function startScriptedServer(
       }, answer.delayMs ?? 0);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     close: () =>
       new Promise((resolve) => {

@@ -4,9 +4,11 @@
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { createPlatform, type ConnectionStore, type MerchantCredentials } from '@paykit/server';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { startCountingProxy, type CountingProxy } from './counting-proxy.js';
 import { call } from './sandbox-calls.js';
+import { createBusiness, createUser, registerApp } from './sandbox-control.js';
+import { approveOnSandbox } from './sandbox-oauth.js';
 
 /** The origin the fleet's pages are served from (allowed to post to the handlers). */
 export const SHOP_ORIGIN = 'https://shop.example';
@@ -35,31 +37,24 @@ export async function prepareFleet(store: ConnectionStore): Promise<Fleet> {
   const api = await startCountingProxy(sandbox.url);
   const control = async (path: string, json: unknown) =>
     (await call(sandbox, 'POST', `/_sandbox${path}`, { json })).body;
-  const created = await control('/apps', {
-    business_id: sandbox.seed.businessId,
+  const created = await registerApp(sandbox, {
     name: 'Fleet Marketplace',
-    redirect_uris: [REDIRECT],
+    redirectUris: [REDIRECT],
     scopes: ['business:read', 'payments'],
   });
-  const app = { clientId: created.client_id as string, clientSecret: created.client_secret as string };
-  const merchant = await control('/businesses', { name: 'Harbour Cafe', country: 'SG', currency: 'SGD' });
-  const owner = await control('/users', {
-    email: 'owner@harbour.test',
-    name: 'Hana',
-    memberships: [{ business_id: merchant.id, role: 'owner' }],
-  });
+  const app = { clientId: created.client_id, clientSecret: created.client_secret };
+  const merchant = await createBusiness(sandbox, { name: 'Harbour Cafe' });
+  const owner = await createUser(sandbox, { email: 'owner@harbour.test', name: 'Hana', businessId: merchant.id });
   const codeVerifier = randomBytes(32).toString('base64url');
-  const approved = await control('/oauth/approve', {
-    user_id: owner.id,
-    client_id: app.clientId,
-    redirect_uri: REDIRECT,
+  const { code } = await approveOnSandbox(sandbox, {
+    userId: owner.id,
+    clientId: app.clientId,
+    redirectUri: REDIRECT,
     scope: 'payments business:read',
     state: 'fleet',
-    business_id: merchant.id,
-    code_challenge: createHash('sha256').update(codeVerifier).digest('base64url'),
-    code_challenge_method: 'S256',
+    businessId: merchant.id,
+    codeVerifier,
   });
-  const code = new URL(approved.redirect as string).searchParams.get('code')!;
   const platform = createPlatform({
     apiBaseUrl: sandbox.url,
     platformKey: sandbox.seed.platformKey,

@@ -2,14 +2,14 @@
  * One instance of a platform's backend in its own process, as a fleet runs it: `createPlatform` and
  * `createPaykitHandler` on the stores the test chose, behind `node:http` on a free port of 127.0.0.1.
  *
- * Started by `startInstances` (test/support/instances.ts) with `fork`; its configuration is the JSON in
+ * Started by `startInstances` (instances.ts) with `fork`; its configuration is the JSON in
  * `argv[2]`. It tells the test on the IPC channel when it listens, and every time a hook runs.
  */
 import { createPaykitHandler, createPlatform, FileConnectionStore, type Logger } from '@paykit/server';
 import { toNodeListener } from '@paykit/server/node';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { InstanceConfig, InstanceMessage } from '../support/instances.js';
+import type { InstanceConfig, InstanceMessage } from './instances.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as InstanceConfig;
 const tell = (message: InstanceMessage): void => {

@@ -1,13 +1,14 @@
 /**
- * What the element tests learn from their backend (see test-support/backend.ts): the sandbox checkout
- * origin, how many payment requests and OAuth callbacks there were, and the dashboard's approval; and helpers
- * to hear the console.
+ * The browser side of the element tests' backend (backend.ts beside this file runs in Node, inside
+ * web-test-runner): imported by the element tests under `src`, never shipped. What the element tests learn
+ * from their backend: the sandbox checkout origin, how many payment requests and OAuth callbacks there were,
+ * and the dashboard's approval; and helpers to hear the console.
  */
 export async function backendState(): Promise<BackendState> {
   return (await (await fetch('/__test/config')).json()) as BackendState;
 }
 
-/** See test-support/backend.ts, `GET /__test/config`. */
+/** See backend.ts, `GET /__test/config`. */
 export interface BackendState {
   checkoutOrigin: string;
   /** Payment requests on the sandbox. */

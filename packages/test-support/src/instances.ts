@@ -38,7 +38,7 @@ export interface Instance {
   readonly messages: InstanceMessage[];
 }
 
-const ENTRY = fileURLToPath(new URL('../instances/instance-process.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('./instance-process.ts', import.meta.url));
 
 /** Starts `count` instances and resolves once every one listens (rejects if one exits or says nothing in 30 s). */
 export async function startInstances(

@@ -3,7 +3,7 @@
  * the far end of webhook deliveries in tests.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 /** One request the recorder received. */
 export interface RecordedRequest {
@@ -43,10 +43,9 @@ export async function startHttpRecorder(): Promise<HttpRecorder> {
       for (const wake of waiters) wake();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     respondWith: (...next) => void statuses.push(...next),
     waitFor: (count, timeoutMs = 5_000) =>

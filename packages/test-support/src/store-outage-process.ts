@@ -1,6 +1,7 @@
 /**
  * A process that hammers every PostgreSQL store while its test stops and starts the database
- * (packages/server/src/postgres/outage.test.ts). Started with `fork` and `--import tsx`; its configuration is
+ * (packages/server/src/postgres/outage.test.ts). Started with `fork` and `--import tsx` from
+ * `STORE_OUTAGE_PROCESS` (store-outage.ts, which also has the types of what it says); its configuration is
  * the JSON in `argv[2]`. It catches every rejection of every store call and counts it, and installs no
  * `unhandledRejection` or `uncaughtException` handler: an error that escapes the stores (from inside the
  * driver) ends this process, which is what the test looks for.
@@ -11,35 +12,7 @@
  */
 import { createPostgresStores, type PostgresStores } from '@paykit/server/postgres';
 import { randomUUID } from 'node:crypto';
-
-/** What the test passes in `argv[2]`. */
-export interface OutageProcessConfig {
-  url: string;
-  tablePrefix: string;
-  encryptionKey: string;
-  /** Workers calling the stores at once. */
-  concurrency: number;
-}
-
-/** The outcomes of one store method so far. */
-export interface Tally {
-  ok: number;
-  /** Rejections with PaykitError `store_unavailable`. */
-  unavailable: number;
-  /** Any other rejection: its first few, as `code: message`. */
-  other: string[];
-  otherCount: number;
-  /** The slowest settled call, in ms. */
-  maxMs: number;
-  /** `Date.now()` of the last success. */
-  lastOkAt: number;
-}
-
-/** What the process tells the test. */
-export type OutageProcessMessage =
-  | { type: 'ready' }
-  | { type: 'tally'; at: number; tallies: Record<string, Tally> }
-  | { type: 'finished'; tallies: Record<string, Tally>; hung: string[] };
+import type { OutageProcessConfig, OutageProcessMessage, Tally } from './store-outage.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as OutageProcessConfig;
 const tell = (message: OutageProcessMessage): void => {
