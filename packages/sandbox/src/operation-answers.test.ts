@@ -8,7 +8,7 @@
  */
 import { OPERATION_IDS, operations, type OperationId } from '@paykit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Answer } from '../../../test/support/sandbox-calls.js';
+import { call, type Answer } from '@paykit/test-support/sandbox-calls';
 import { startSandbox, type RunningSandbox } from './start.js';
 
 /** The list shape each list operation answers, and why (the README's list table says the same). */

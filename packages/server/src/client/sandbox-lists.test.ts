@@ -6,7 +6,7 @@
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../../../test/support/sandbox-calls.js';
+import { call } from '@paykit/test-support/sandbox-calls';
 import { createPaymentsClient, type PaymentsClient } from './payments-client.js';
 
 let sandbox: RunningSandbox;
