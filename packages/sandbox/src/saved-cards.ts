@@ -47,7 +47,7 @@ export function createSavedCardRecord(
   const business = sandbox.state.businesses.get(businessId);
   const saveCard = input.save_card === true || input.save_payment_method === true;
   const now = isoWithoutOffset(new Date());
-  const amount = input.amount ?? numberOr(plan?.amount, 0);
+  const amount = input.amount ?? plan?.amount ?? 0;
   const id = newId();
   return sandbox.state.resources.add('saved_cards', businessId, {
     id,
@@ -56,13 +56,13 @@ export function createSavedCardRecord(
     customer_email: input.customer_email,
     customer_phone_number: null,
     customer_phone_number_country_code: null,
-    name: input.name ?? stringOr(plan?.name, ''),
-    description: stringOr(plan?.description, ''),
+    name: input.name ?? plan?.name ?? '',
+    description: plan?.description ?? '',
     reference: input.reference ?? '',
-    cycle: saveCard ? 'save_card' : (input.cycle ?? stringOr(plan?.cycle, 'monthly')),
+    cycle: saveCard ? 'save_card' : (input.cycle ?? plan?.cycle ?? 'monthly'),
     cycle_repeat: input.cycle === 'custom' ? (input.cycle_repeat ?? null) : (plan?.cycle_repeat ?? null),
     cycle_frequency: input.cycle === 'custom' ? (input.cycle_frequency ?? null) : (plan?.cycle_frequency ?? null),
-    currency: (input.currency ?? stringOr(plan?.currency, business?.currency ?? 'sgd')).toLowerCase(),
+    currency: (input.currency ?? plan?.currency ?? business?.currency ?? 'sgd').toLowerCase(),
     price: amount,
     amount,
     times_to_be_charged: saveCard ? null : (input.times_to_be_charged ?? 1),
@@ -217,7 +217,7 @@ export function chargeSavedCard(
     commissionMinor: null,
     currency,
   });
-  record.times_charged = numberOr(record.times_charged, 0) + 1;
+  record.times_charged = (record.times_charged ?? 0) + 1;
   // total_charge starts at 0: a total, so 0 is taken as nothing charged yet.
   const chargedBefore = majorToMinor(record.total_charge ?? 0, { field: 'total_charge', allowZero: true });
   record.total_charge = minorToMajor(chargedBefore + charge.amountMinor);
@@ -231,9 +231,6 @@ export function chargeSavedCard(
     status: 'succeeded',
   };
 }
-
-const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
-const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
 
 function luhn(digits: string): boolean {
   let sum = 0;

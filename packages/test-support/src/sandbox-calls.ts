@@ -50,3 +50,12 @@ export async function call(
   }
   return { status: response.status, headers: response.headers, body: decoded };
 }
+
+/**
+ * The fields a sandbox 422 names, sorted: the keys of its `errors`, which the sandbox answers in the real
+ * service's shape (`{ errors: { <field>: [<text>, ...] } }`). A list (paykit's own form, which the sandbox does
+ * not answer) would give `'0', '1'` and fail the test that reads it.
+ */
+export function errorFields(body: { errors?: unknown }): string[] {
+  return Object.keys((body.errors ?? {}) as object).sort();
+}

@@ -2,7 +2,7 @@
  * Transfers and their estimate in the real service's shapes (its transfers OpenAPI): amounts on the source and
  * payment side, the exchange rate as text, the fee and who pays it, all agreeing with the balance ledger.
  */
-import { call } from '@paykit/test-support/sandbox-calls';
+import { call, errorFields } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
@@ -33,12 +33,6 @@ beforeAll(async () => {
   await call(sandbox, 'POST', `/_sandbox/payment-requests/${request.body.id}/pay`, { json: { outcome: 'succeeded' } });
 });
 afterAll(() => sandbox.close());
-
-/**
- * The fields a 422 names. Its `errors` is the real service's object of texts by field, `{ price: ['...'] }`; a
- * list (paykit's own form, which the sandbox no longer answers) would give `'0', '1'` and fail.
- */
-const paths = (body: { errors?: unknown }): string[] => Object.keys((body.errors ?? {}) as object).sort();
 
 const ledgerOf = (transferId: string) =>
   sandbox.context.state.ledger.entries.filter((e) => e.transferId === transferId);
@@ -85,17 +79,17 @@ describe('POST /v1/transfers/estimate', () => {
   it('names the missing fields, an unknown beneficiary and an unknown currency', async () => {
     const missing = await call(sandbox, 'POST', '/v1/transfers/estimate', { json: { beneficiary_id: sgdBeneficiary } });
     expect(missing.status).toBe(422);
-    expect(paths(missing.body)).toEqual(['source_amount', 'source_currency']);
+    expect(errorFields(missing.body)).toEqual(['source_amount', 'source_currency']);
     const stranger = await call(sandbox, 'POST', '/v1/transfers/estimate', {
       json: { beneficiary_id: 'nobody', source_currency: 'sgd', source_amount: 1 },
     });
     expect(stranger.status).toBe(422);
-    expect(paths(stranger.body)).toEqual(['beneficiary_id']);
+    expect(errorFields(stranger.body)).toEqual(['beneficiary_id']);
     const exotic = await call(sandbox, 'POST', '/v1/transfers/estimate', {
       json: { beneficiary_id: sgdBeneficiary, source_currency: 'xyz', source_amount: 1 },
     });
     expect(exotic.status).toBe(422);
-    expect(paths(exotic.body)).toEqual(['source_currency']);
+    expect(errorFields(exotic.body)).toEqual(['source_currency']);
   });
 });
 
@@ -219,7 +213,7 @@ describe('POST /v1/products', () => {
     bad.append('quantity', 'lots');
     const refused = await post(bad);
     expect(refused.status).toBe(422);
-    expect(paths((await refused.json()) as { errors?: unknown })).toEqual(['price', 'quantity']);
+    expect(errorFields((await refused.json()) as { errors?: unknown })).toEqual(['price', 'quantity']);
   });
 
   it('keeps the body limit for multipart bodies, declared or chunked', async () => {
@@ -291,9 +285,9 @@ describe('POST /v1/invoices', () => {
       json: { invoice_date: '2026-11-23', currency: 'SGD', amount: 5 },
     });
     expect(bare.status).toBe(422);
-    expect(paths(bare.body)).toEqual(['customer', 'payment_by']);
+    expect(errorFields(bare.body)).toEqual(['customer', 'payment_by']);
     const nobody = await call(sandbox, 'POST', '/v1/invoices', { json: { currency: 'SGD', amount: 5 } });
-    expect(paths(nobody.body)).toEqual(['customer_email']);
+    expect(errorFields(nobody.body)).toEqual(['customer_email']);
     const numbered = await call(sandbox, 'POST', '/v1/invoices', {
       json: {
         customer_id: 'c1',
@@ -304,7 +298,7 @@ describe('POST /v1/invoices', () => {
         auto_invoice_number: 0,
       },
     });
-    expect(paths(numbered.body)).toEqual(['invoice_number']);
+    expect(errorFields(numbered.body)).toEqual(['invoice_number']);
     const earlier = await call(sandbox, 'POST', '/v1/invoices', {
       json: { customer_email: 'bo@example.test', amount: 7, currency: 'SGD' },
     });

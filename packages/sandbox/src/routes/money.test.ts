@@ -2,7 +2,7 @@
  * Subscription plans in the real service's shapes (its subscription-plan OpenAPI): the custom cycle with its
  * count and unit, the fields that go with it only, and reading, updating and deleting a plan.
  */
-import { call } from '@paykit/test-support/sandbox-calls';
+import { call, errorFields } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
@@ -11,12 +11,6 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
 });
 afterAll(() => sandbox.close());
-
-/**
- * The fields a 422 names. Its `errors` is the real service's object of texts by field, `{ price: ['...'] }`; a
- * list (paykit's own form, which the sandbox no longer answers) would give `'0', '1'` and fail.
- */
-const paths = (body: { errors?: unknown }): string[] => Object.keys((body.errors ?? {}) as object).sort();
 
 describe('subscription plans', () => {
   it('a custom cycle: every 2 weeks, answered in the service’s shape', async () => {
@@ -54,11 +48,11 @@ describe('subscription plans', () => {
       json: { name: 'x', amount: 1, cycle: 'custom' },
     });
     expect(bare.status).toBe(422);
-    expect(paths(bare.body)).toEqual(['cycle_frequency', 'cycle_repeat']);
+    expect(errorFields(bare.body)).toEqual(['cycle_frequency', 'cycle_repeat']);
     const monthly = await call(sandbox, 'POST', '/v1/subscription-plan', {
       json: { name: 'x', amount: 1, cycle: 'monthly', cycle_repeat: 3, cycle_frequency: 'week' },
     });
-    expect(paths(monthly.body)).toEqual(['cycle_frequency', 'cycle_repeat']);
+    expect(errorFields(monthly.body)).toEqual(['cycle_frequency', 'cycle_repeat']);
     const form = await call(sandbox, 'POST', '/v1/subscription-plan', {
       form: 'name=Daily+tea&amount=2.50&currency=SGD&cycle=custom&cycle_repeat=1&cycle_frequency=day',
     });
