@@ -76,6 +76,17 @@ export async function readBody(request: Request, options: ReadBodyOptions = {}):
   );
 }
 
+/**
+ * The fields of a form that one of the sandbox's own HTML pages posted (checkout, consent, dashboard, terminal),
+ * as the browser sent them. The pages answer in HTML, so they judge the fields themselves (a missing or
+ * repeated one is their error page, not a JSON 4xx); only the size limit is shared with {@link readBody}.
+ */
+export async function readPageForm(request: Request): Promise<URLSearchParams> {
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge();
+  return new URLSearchParams(text);
+}
+
 /** Options of {@link parseBody}. */
 export interface ParseBodyOptions extends ReadBodyOptions {
   /** What the body is, for the 422's message ("Refund is invalid: amount: ..."). Default `Request`. */

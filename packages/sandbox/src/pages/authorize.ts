@@ -20,6 +20,7 @@ import { OAuthError } from '../oauth/oauth-error.js';
 import { SCOPE_WORDS } from '../oauth/scope-names.js';
 import { page } from './layout.js';
 import { csrfMatches, currentSession, postedFromHere, protectPage } from './session.js';
+import { readPageForm } from '../body.js';
 
 /** The `/oauth` pages. */
 export function authorizePages(sandbox: SandboxContext) {
@@ -118,7 +119,7 @@ export function authorizePages(sandbox: SandboxContext) {
     protectPage(c);
     try {
       if (!postedFromHere(c)) throw new PaykitError('forbidden', 'Approve on the sandbox dashboard itself');
-      const form = singleParams(new URLSearchParams(await c.req.text()));
+      const form = singleParams(await readPageForm(c.req.raw));
       const session = currentSession(c, oauth);
       if (!session) throw new PaykitError('unauthorized', 'Sign in to the dashboard first');
       if (!csrfMatches(session.csrf, form.csrf))

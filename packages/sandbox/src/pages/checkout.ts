@@ -14,6 +14,7 @@ import { page } from './layout.js';
 import { formatMoney } from './money.js';
 import { paymentMethodLabel } from './payment-methods.js';
 import { recurringCheckoutPages } from './recurring-checkout.js';
+import { readPageForm } from '../body.js';
 
 /** The `/checkout` pages. */
 export function checkoutPages(sandbox: SandboxContext) {
@@ -106,7 +107,7 @@ export function checkoutPages(sandbox: SandboxContext) {
   pages.post('/:id', async (c) => {
     const request = sandbox.state.paymentRequests.get(c.req.param('id'));
     if (!request) return c.html(notFoundPage(), 404);
-    const form = new URLSearchParams(await c.req.text());
+    const form = await readPageForm(c.req.raw);
     const outcome = form.get('outcome') === 'succeeded' ? 'succeeded' : 'failed';
     if (request.status === 'pending')
       completePayment(sandbox, request, outcome, form.get('payment_method') ?? undefined);

@@ -20,6 +20,7 @@ import {
   signIn,
   signOut,
 } from './session.js';
+import { readPageForm } from '../body.js';
 
 /** The `/dashboard` pages. */
 export function dashboardPages(sandbox: SandboxContext) {
@@ -79,7 +80,7 @@ export function dashboardPages(sandbox: SandboxContext) {
   pages.post('/sign-in', async (c) => {
     protectPage(c);
     if (!postedFromHere(c)) return refused(c, 'Not allowed', 'Sign in from the sandbox dashboard itself.');
-    const form = new URLSearchParams(await c.req.text());
+    const form = await readPageForm(c.req.raw);
     const user = oauth.userByEmail(form.get('email') ?? '');
     if (!user) return refused(c, 'No such user', 'No sandbox user has this email.', 401);
     signIn(c, oauth, user);
@@ -89,7 +90,7 @@ export function dashboardPages(sandbox: SandboxContext) {
   pages.post('/sign-out', async (c) => {
     protectPage(c);
     if (!postedFromHere(c)) return refused(c, 'Not allowed', 'Sign out from the sandbox dashboard itself.');
-    const form = new URLSearchParams(await c.req.text());
+    const form = await readPageForm(c.req.raw);
     signOut(c, oauth);
     return c.redirect(`/dashboard/sign-in?next=${encodeURIComponent(safeNext(form.get('next') ?? undefined))}`, 303);
   });
@@ -144,7 +145,7 @@ export function dashboardPages(sandbox: SandboxContext) {
   pages.post('/connected-apps/revoke', async (c) => {
     protectPage(c);
     const session = currentSession(c, oauth);
-    const form = new URLSearchParams(await c.req.text());
+    const form = await readPageForm(c.req.raw);
     const businessId = form.get('business_id') ?? '';
     if (
       !postedFromHere(c) ||

@@ -14,6 +14,7 @@ import { readTestCard, saveCard, type SavedCardJson } from '../saved-cards.js';
 import { page } from './layout.js';
 import { formatMoney } from './money.js';
 import { majorToMinor } from '@paykit/core';
+import { readPageForm } from '../body.js';
 
 /** The card number the form starts with: the sandbox's Visa test card. */
 const DEFAULT_TEST_CARD = '4242 4242 4242 4242';
@@ -36,7 +37,7 @@ export function recurringCheckoutPages(sandbox: SandboxContext) {
     setPageHeaders(c, found.json);
     const record = found.json;
     if (record.status === 'canceled') return c.html(form(sandbox, found.businessId, record), 409);
-    const posted = new URLSearchParams(await c.req.text());
+    const posted = await readPageForm(c.req.raw);
     if (posted.get('outcome') === 'failed') return back(c, record, 'failed');
     const typed = posted.get('card_number') ?? '';
     const card = readTestCard(typed);

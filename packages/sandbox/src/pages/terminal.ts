@@ -8,6 +8,7 @@ import type { SandboxContext } from '../context.js';
 import { completePayment } from '../payments.js';
 import { page } from './layout.js';
 import { formatMoney } from './money.js';
+import { readPageForm } from '../body.js';
 
 /** The `/terminal` pages. */
 export function terminalPages(sandbox: SandboxContext) {
@@ -41,7 +42,7 @@ export function terminalPages(sandbox: SandboxContext) {
   });
 
   pages.post('/:id', async (c) => {
-    const id = new URLSearchParams(await c.req.text()).get('payment_request_id') ?? '';
+    const id = (await readPageForm(c.req.raw)).get('payment_request_id') ?? '';
     const request = waiting(c.req.param('id')).find((r) => r.id === id);
     if (request) completePayment(sandbox, request, 'succeeded', 'wifi_card_reader');
     return c.redirect(`/terminal/${encodeURIComponent(c.req.param('id'))}`, 303);
