@@ -8,7 +8,7 @@
  */
 import { OPERATION_IDS, operations, type OperationId } from '@paykit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Answer } from '@paykit/test-support/sandbox-calls';
+import { call, type Answer, submitPageForm } from '@paykit/test-support/sandbox-calls';
 import { startSandbox, type RunningSandbox } from './start.js';
 
 /** The list shape each list operation answers, and why (the README's list table says the same). */
@@ -82,12 +82,7 @@ beforeAll(async () => {
   const card = await as('savedCards.create', '/v1/recurring-billing', {
     json: { customer_email: 'ann@example.test', save_card: true, name: 'Card on file', amount: 20 },
   });
-  await fetch(card.body.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'card_number=4242424242424242&outcome=save',
-    redirect: 'manual',
-  });
+  await submitPageForm(card.body.url, 'card_number=4242424242424242&outcome=save');
   await as('savedCards.get', `/v1/recurring-billing/${card.body.id}`);
   await as('savedCards.list', '/v1/recurring-billing');
   await as('savedCards.update', `/v1/recurring-billing/${card.body.id}`, { json: { name: 'Card kept' } });

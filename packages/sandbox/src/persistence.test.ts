@@ -4,7 +4,7 @@
  * change and no more often, atomically and private to the user; a file it cannot use stops the start with a
  * message naming it; and without a data file nothing touches the disk.
  */
-import { call } from '@paykit/test-support/sandbox-calls';
+import { call, submitPageForm } from '@paykit/test-support/sandbox-calls';
 import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile, copyFile } from 'node:fs/promises';
@@ -210,12 +210,7 @@ describe('a sandbox started again on the same data file', () => {
     const card = await call(first, 'POST', '/v1/recurring-billing', {
       json: { customer_email: 'ann@example.test', save_card: true, name: 'Card on file', amount: 5 },
     });
-    await fetch(card.body.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'card_number=4242424242424242&outcome=save',
-      redirect: 'manual',
-    });
+    await submitPageForm(card.body.url, 'card_number=4242424242424242&outcome=save');
     const charged = await call(first, 'POST', `/v1/charge/recurring-billing/${card.body.id}`, {
       json: { amount: 5, currency: 'SGD' },
     });

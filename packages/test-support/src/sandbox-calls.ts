@@ -59,3 +59,18 @@ export async function call(
 export function errorFields(body: { errors?: unknown }): string[] {
   return Object.keys((body.errors ?? {}) as object).sort();
 }
+
+/**
+ * Posts a form to one of the sandbox's HTML pages (a checkout's `url`, say) as a browser's form submission
+ * would, and keeps the page's redirect as the answer instead of following it.
+ *
+ * @example await submitPageForm(record.url, 'card_number=4242424242424242&outcome=save')
+ */
+export function submitPageForm(url: string, body: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    redirect: 'manual',
+  });
+}

@@ -3,7 +3,7 @@
  * real service's create body, the list filter, the not-found texts, the warning when a charge leaves out what
  * the service requires, and the checkout's other outcomes (fail, no redirect, canceled, unknown).
  */
-import { call } from '@paykit/test-support/sandbox-calls';
+import { call, submitPageForm } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
@@ -29,14 +29,6 @@ async function saveCardRecord(extra: Record<string, unknown> = {}) {
   expect(answer.status).toBe(200);
   return answer.body as { id: string; url: string; status: string };
 }
-
-const post = (url: string, body: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body,
-    redirect: 'manual',
-  });
 
 describe('POST /v1/recurring-billing', () => {
   it('without save_card needs a start_date, and a custom cycle its repeat and frequency', async () => {
@@ -113,7 +105,7 @@ describe('GET, DELETE, charge', () => {
 
   it('a charge needs amount and currency, as the real service does; with both it is charged', async () => {
     const record = await saveCardRecord();
-    await post(record.url, 'card_number=4242424242424242&outcome=save');
+    await submitPageForm(record.url, 'card_number=4242424242424242&outcome=save');
     const missing = await call(sandbox, 'POST', `/v1/charge/recurring-billing/${record.id}`, { json: { amount: 3 } });
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual({ currency: ['is required'] });
@@ -177,7 +169,7 @@ describe('PUT /v1/recurring-billing/{id}', () => {
 describe('the recurring-billing checkout', () => {
   it('"Fail" goes back with status=failed and saves nothing', async () => {
     const record = await saveCardRecord({ redirect_url: 'https://shop.test/back' });
-    const answer = await post(record.url, 'card_number=4242424242424242&outcome=failed');
+    const answer = await submitPageForm(record.url, 'card_number=4242424242424242&outcome=failed');
     expect(answer.status).toBe(303);
     expect(answer.headers.get('location')).toBe(`https://shop.test/back?reference=${record.id}&status=failed`);
     const card = await call(sandbox, 'GET', `/v1/recurring-billing/${record.id}`);
@@ -186,7 +178,7 @@ describe('the recurring-billing checkout', () => {
 
   it('without redirect_url says the card is saved; a visa number reads as visa', async () => {
     const record = await saveCardRecord();
-    const answer = await post(record.url, 'card_number=4242-4242-4242-4242&outcome=save');
+    const answer = await submitPageForm(record.url, 'card_number=4242-4242-4242-4242&outcome=save');
     expect(answer.status).toBe(200);
     expect(await answer.text()).toContain('Card saved');
     const card = await call(sandbox, 'GET', `/v1/recurring-billing/${record.id}`);
@@ -196,7 +188,7 @@ describe('the recurring-billing checkout', () => {
   it('a canceled record saves no card (409) and an unknown id is 404', async () => {
     const record = await saveCardRecord();
     await call(sandbox, 'DELETE', `/v1/recurring-billing/${record.id}`);
-    const answer = await post(record.url, 'card_number=4242424242424242&outcome=save');
+    const answer = await submitPageForm(record.url, 'card_number=4242424242424242&outcome=save');
     expect(answer.status).toBe(409);
     expect(await answer.text()).toContain('This recurring billing was canceled.');
     expect((await fetch(`${sandbox.url}/checkout/recurring-plan/${UNKNOWN}`)).status).toBe(404);

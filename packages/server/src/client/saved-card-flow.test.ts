@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { submitPageForm } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsClient, type PaymentsClient } from './payments-client.js';
 
@@ -99,13 +100,7 @@ describe('saved card: create, save on the checkout, read, charge, cancel, webhoo
     expect(page).toContain('SGD\u00a012.50');
     expect(pageAnswer.headers.get('content-security-policy')).toContain("form-action 'self' https://shop.test");
 
-    const post = (body: string) =>
-      fetch(record.url!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body,
-        redirect: 'manual',
-      });
+    const post = (body: string) => submitPageForm(record.url!, body);
     // A number that fails the Luhn check is asked again, and nothing is saved.
     const wrong = await post('card_number=5555+5555+5555+4445&outcome=save');
     expect(wrong.status).toBe(422);
