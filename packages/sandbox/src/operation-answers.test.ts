@@ -2,30 +2,14 @@
  * Every operation of `@paykit/core`'s table that the sandbox serves answers, over real HTTP, what the row's
  * response schema reads: the run-time half of the serializers' compile-time tie to core (`wire.ts`). One
  * scenario makes a real answer for each operation (a paid payment request, a refund, a payout, a saved card,
- * a transfer, ...), and each answer is parsed with `operations[id].response`. Lists are also checked for the
- * shape they answer: spec 2.6's cursor meta (`per_page` a string) for the balance transactions only, elsewhere
- * the real service's cursor list or page-numbered list, with `per_page` a number.
+ * a transfer, ...), and each answer is parsed with `operations[id].response`. A list is also checked for the
+ * shape its row's `pagination` names: spec 2.6's cursor meta (`per_page` a string), the real service's cursor
+ * list, or its page-numbered list (`per_page` a number in both).
  */
 import { OPERATION_IDS, operations, type OperationId } from '@paykit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Answer, submitPageForm } from '@paykit/test-support/sandbox-calls';
 import { startSandbox, type RunningSandbox } from './start.js';
-
-/** The list shape each list operation answers, and why (the README's list table says the same). */
-const LIST_SHAPES: Partial<Record<OperationId, 'spec-2.6' | 'cursor' | 'numbered'>> = {
-  'balances.transactions.list': 'spec-2.6',
-  'paymentRequests.list': 'cursor',
-  'charges.list': 'cursor',
-  'customers.list': 'cursor',
-  'transfers.list': 'cursor',
-  'qrCodes.list': 'cursor',
-  'orders.list': 'cursor',
-  'savedCards.list': 'cursor',
-  'products.list': 'numbered',
-  'subscriptionPlans.list': 'numbered',
-  'invoices.list': 'numbered',
-  'terminals.list': 'numbered',
-};
 
 let sandbox: RunningSandbox;
 const answers = new Map<OperationId, Answer>();
@@ -143,15 +127,11 @@ describe("the sandbox's answers read with the operation table's response schemas
     if (!answer) throw new Error(`no answer for ${id}`);
     const parsed = operations[id].response.safeParse(answer.body);
     expect(parsed.success ? [] : parsed.error.issues, JSON.stringify(answer.body)).toEqual([]);
-    const shape = LIST_SHAPES[id];
-    if (operations[id].pagination === 'none') {
-      expect(shape).toBeUndefined();
-      return;
-    }
-    expect(shape, `${id} is a list: say which shape it answers`).toBeDefined();
+    const shape = operations[id].pagination;
+    if (shape === 'none') return;
     const { meta, links, data } = answer.body as { meta: Record<string, unknown>; links?: unknown; data: unknown[] };
     expect(data.length, `${id} answered an empty page; the scenario should make one item`).toBeGreaterThan(0);
-    if (shape === 'spec-2.6') {
+    if (shape === 'spec-cursor') {
       expect(meta).toEqual({ per_page: expect.any(String), next_cursor: null, prev_cursor: null });
     } else if (shape === 'cursor') {
       expect(typeof meta.per_page).toBe('number');

@@ -23,6 +23,7 @@ export {
   type OperationId,
   type OperationRoute,
   type OperationScope,
+  type ListKind,
   type PaginationKind,
   type RetryPolicy,
 } from './routes.js';

@@ -9,8 +9,33 @@ import {
   operations,
   type OperationInput,
   type OperationItem,
+  type ListKind,
   type OperationOutput,
 } from './index.js';
+
+/** An empty page of each list shape, as the real service (or spec 2.6) answers it. */
+const EMPTY_PAGES = {
+  'spec-cursor': { data: [], meta: { per_page: '10', next_cursor: null, prev_cursor: null } },
+  cursor: {
+    data: [],
+    links: { first: null, last: null, prev: null, next: null },
+    meta: { path: 'https://api.example.test/v1/charges', per_page: 10, next_cursor: null, prev_cursor: null },
+  },
+  numbered: {
+    data: [],
+    links: { first: null, last: null, prev: null, next: null },
+    meta: {
+      current_page: 1,
+      from: null,
+      last_page: 1,
+      links: [],
+      path: 'https://api.example.test/v1/products',
+      per_page: 10,
+      to: null,
+      total: 0,
+    },
+  },
+} as const satisfies Record<ListKind, unknown>;
 
 describe('the operation table', () => {
   it('joins route and schemas into one row per operation, typed from the row', () => {
@@ -32,11 +57,11 @@ describe('the operation table', () => {
       const row = operations[id];
       // Reads are safe to send again; the client's table test checks the transport does as the row says.
       if (row.method === 'GET') expect(row.retry, id).toBe('safe');
-      if (row.pagination === 'cursor') {
+      if (row.pagination !== 'none') {
         expect(row.method, id).toBe('GET');
         expect(
-          row.response.safeParse({ data: [], meta: { per_page: '10', next_cursor: null, prev_cursor: null } }).success,
-          id,
+          row.response.safeParse(EMPTY_PAGES[row.pagination]).success,
+          `${id} reads a ${row.pagination} page`,
         ).toBe(true);
       }
       // A body goes with the methods that have one, and nowhere else.

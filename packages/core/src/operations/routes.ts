@@ -30,11 +30,20 @@ export type OperationScope = Scope | 'any-token' | 'api-key-only';
 export type RetryPolicy = 'safe' | 'never';
 
 /**
- * How a list operation pages: `cursor` is spec 2.6's `{ data, meta: { per_page, next_cursor, prev_cursor } }`
- * (the names of the cursor and page-size parameters are configuration, spec 4.6 withholds them); `none` is an
- * operation that answers one resource.
+ * How an operation's answer pages, the shape the real service documents for it (the sandbox answers it so, and
+ * its `operation-answers` test checks every list against its row):
+ * - `none`: one resource;
+ * - `spec-cursor`: spec 2.6, `{ data, meta: { per_page, next_cursor, prev_cursor } }` with `per_page` a string
+ *   (the names of the cursor and page-size parameters are configuration: spec 4.6 withholds them);
+ * - `cursor`: the service's cursor lists, the same cursors plus `links` and `meta.path`, `per_page` a number;
+ * - `numbered`: its page-numbered lists, `meta.current_page` of `meta.last_page`, `per_page` a number, `total`.
+ *
+ * The client reads all three and its `.all()` follows cursors or page numbers, whichever the answer carries.
  */
-export type PaginationKind = 'none' | 'cursor';
+export type PaginationKind = 'none' | 'spec-cursor' | 'cursor' | 'numbered';
+
+/** The list shapes of {@link PaginationKind}. */
+export type ListKind = Exclude<PaginationKind, 'none'>;
 
 /** One operation's route. */
 export interface OperationRoute {
@@ -55,7 +64,7 @@ export interface OperationRoute {
 }
 
 const read = { method: 'GET', retry: 'safe', pagination: 'none' } as const;
-const list = { method: 'GET', retry: 'safe', pagination: 'cursor' } as const;
+const list = <P extends ListKind>(pagination: P) => ({ method: 'GET', retry: 'safe', pagination }) as const;
 const write = <M extends 'POST' | 'PUT' | 'DELETE'>(method: M) =>
   ({ method, retry: 'never', pagination: 'none' }) as const;
 
@@ -68,12 +77,12 @@ export const OPERATION_ROUTES = {
   'info.get': { ...read, path: '/v1/info', scope: 'any-token' },
 
   'paymentRequests.create': { ...write('POST'), path: '/v1/payment-requests', scope: 'payments:create' },
-  'paymentRequests.list': { ...list, path: '/v1/payment-requests', scope: 'payments:read' },
+  'paymentRequests.list': { ...list('cursor'), path: '/v1/payment-requests', scope: 'payments:read' },
   'paymentRequests.get': { ...read, path: '/v1/payment-requests/{id}', scope: 'payments:read' },
   'paymentRequests.update': { ...write('PUT'), path: '/v1/payment-requests/{id}', scope: 'payments:create' },
   'paymentRequests.cancel': { ...write('DELETE'), path: '/v1/payment-requests/{id}', scope: 'payments:cancel' },
 
-  'charges.list': { ...list, path: '/v1/charges', scope: 'payments:read' },
+  'charges.list': { ...list('cursor'), path: '/v1/charges', scope: 'payments:read' },
   'charges.get': { ...read, path: '/v1/charges/{id}', scope: 'payments:read' },
 
   'refunds.create': {
@@ -87,11 +96,15 @@ export const OPERATION_ROUTES = {
   'refunds.get': { ...read, path: '/v1/refunds/{id}', scope: 'payments:read' },
 
   'payouts.get': { ...read, path: '/v1/payouts/{id}', scope: 'payments:read' },
-  'balances.transactions.list': { ...list, path: '/v1/balances/{segment}/transactions', scope: 'payments:read' },
+  'balances.transactions.list': {
+    ...list('spec-cursor'),
+    path: '/v1/balances/{segment}/transactions',
+    scope: 'payments:read',
+  },
 
   // Creating a recurring billing (with save_card: a record whose checkout saves a card) starts payments.
   'savedCards.create': { ...write('POST'), path: '/v1/recurring-billing', scope: 'payments:create' },
-  'savedCards.list': { ...list, path: '/v1/recurring-billing', scope: 'payments:read' },
+  'savedCards.list': { ...list('cursor'), path: '/v1/recurring-billing', scope: 'payments:read' },
   'savedCards.get': { ...read, path: '/v1/recurring-billing/{id}', scope: 'payments:read' },
   'savedCards.update': { ...write('PUT'), path: '/v1/recurring-billing/{id}', scope: 'payments:create' },
   'savedCards.charge': {
@@ -108,7 +121,7 @@ export const OPERATION_ROUTES = {
     scope: 'payments:create',
     encoding: 'json',
   },
-  'subscriptionPlans.list': { ...list, path: '/v1/subscription-plan', scope: 'payments:read' },
+  'subscriptionPlans.list': { ...list('numbered'), path: '/v1/subscription-plan', scope: 'payments:read' },
   'subscriptionPlans.get': { ...read, path: '/v1/subscription-plan/{id}', scope: 'payments:read' },
   'subscriptionPlans.update': {
     ...write('PUT'),
@@ -125,14 +138,14 @@ export const OPERATION_ROUTES = {
   'accountStatus.get': { ...read, path: '/v1/account-status', scope: 'business:read' },
 
   'products.create': { ...write('POST'), path: '/v1/products', scope: 'commerce:create', encoding: 'json' },
-  'products.list': { ...list, path: '/v1/products', scope: 'commerce:read' },
+  'products.list': { ...list('numbered'), path: '/v1/products', scope: 'commerce:read' },
   'products.delete': { ...write('DELETE'), path: '/v1/products/{id}', scope: 'commerce:delete' },
   'invoices.create': { ...write('POST'), path: '/v1/invoices', scope: 'commerce:create', encoding: 'json' },
-  'invoices.list': { ...list, path: '/v1/invoices', scope: 'commerce:read' },
-  'orders.list': { ...list, path: '/v1/orders', scope: 'commerce:read' },
+  'invoices.list': { ...list('numbered'), path: '/v1/invoices', scope: 'commerce:read' },
+  'orders.list': { ...list('cursor'), path: '/v1/orders', scope: 'commerce:read' },
 
   'customers.create': { ...write('POST'), path: '/v1/customers', scope: 'customer:create', encoding: 'json' },
-  'customers.list': { ...list, path: '/v1/customers', scope: 'customer:read' },
+  'customers.list': { ...list('cursor'), path: '/v1/customers', scope: 'customer:read' },
 
   // Transfers move money out of the business and no scope of spec 5.2 grants them: API key only.
   'transfers.create': { ...write('POST'), path: '/v1/transfers', scope: 'api-key-only', encoding: 'json' },
@@ -146,11 +159,11 @@ export const OPERATION_ROUTES = {
     encoding: 'json',
   },
   'transfers.get': { ...read, path: '/v1/transfers/{id}', scope: 'api-key-only' },
-  'transfers.list': { ...list, path: '/v1/transfers', scope: 'api-key-only' },
+  'transfers.list': { ...list('cursor'), path: '/v1/transfers', scope: 'api-key-only' },
 
   // Terminals and static QR codes are the in-person side of payments (spec 5.4.8): payments:read.
-  'terminals.list': { ...list, path: '/v1/terminals', scope: 'payments:read' },
-  'qrCodes.list': { ...list, path: '/v1/static-qr-codes', scope: 'payments:read' },
+  'terminals.list': { ...list('numbered'), path: '/v1/terminals', scope: 'payments:read' },
+  'qrCodes.list': { ...list('cursor'), path: '/v1/static-qr-codes', scope: 'payments:read' },
 } as const satisfies Record<string, OperationRoute>;
 
 /** The id of an operation, e.g. `paymentRequests.create`. */

@@ -49,7 +49,7 @@ export interface ListOperation<Q, T> {
 /** Operations that take a body. */
 type WithBody = { [K in OperationId]: [OperationInput<K>] extends [never] ? never : K }[OperationId];
 /** Operations that answer a page. */
-type Lists = { [K in OperationId]: (typeof operations)[K]['pagination'] extends 'cursor' ? K : never }[OperationId];
+type Lists = { [K in OperationId]: (typeof operations)[K]['pagination'] extends 'none' ? never : K }[OperationId];
 type Query = Record<string, string | number | undefined>;
 
 /** Filters of `savedCards.list` (the service's query parameters of "Get All Recurring Billing"). */
