@@ -38,7 +38,7 @@ export const productChannels = ['online_store', 'pos', 'invoice'] as const;
  * which the sandbox also takes as JSON or form-urlencoded). `name` and `price` are required; `currency`
  * defaults to the business's. Variations, locations and image files are not taken by the sandbox.
  */
-export const productCreateSchema = z.strictObject({
+export const productCreateSchema = z.looseObject({
   name,
   price: amount,
   currency: requestCurrency.optional(),
@@ -94,7 +94,7 @@ export const invoicePaymentBy = ['amount', 'product'] as const;
  * discounts, recipients and invoicing by product are not taken by the sandbox.
  */
 export const invoiceCreateSchema = z
-  .strictObject({
+  .looseObject({
     customer: z
       .strictObject({
         name: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),

@@ -1,11 +1,12 @@
 /**
- * Refunds (spec 2.2, 4.5): the request, strictly checked, and the refund the API answers with.
+ * Refunds (spec 2.2, 4.5): the request (its documented fields checked, any other kept: the service ignores them)
+ * and the refund the API answers with.
  */
 import * as z from 'zod';
 import { amount, email, id, localDateTime, recordCurrency, recordMoney, utcMicrosDateTime, webUrl } from './fields.js';
 
 /** The body of `POST /v1/refund` (or `/v1/refunds`). `amount` is what remains to be refunded, or part of it. */
-export const refundCreateSchema = z.strictObject({
+export const refundCreateSchema = z.looseObject({
   amount,
   payment_id: z.string().min(1, 'is required').max(255),
   webhook: webUrl.optional(),

@@ -184,7 +184,7 @@ export type SavedCardUpdateInput = z.input<typeof savedCardUpdateSchema>;
  * service requires them (OpenAPI "Charge the saved card"), so a charge that works against the sandbox works
  * against the service.
  */
-export const savedCardChargeSchema = z.strictObject({
+export const savedCardChargeSchema = z.looseObject({
   amount,
   currency: requestCurrency,
 });

@@ -32,7 +32,7 @@ const whole = (min: number, max: number) =>
  * `currency` defaults to the business's.
  */
 export const subscriptionPlanCreateSchema = z
-  .strictObject({
+  .looseObject({
     name: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
     amount: amount.refine((value) => value <= 999_999.99, 'must be at most 999999.99'),
     currency: requestCurrency.optional(),

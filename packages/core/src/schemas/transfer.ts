@@ -55,7 +55,7 @@ function needsAmountAndCurrency(body: AmountFields, ctx: z.RefinementCtx): void 
 }
 
 /** The body of `POST /v1/transfers/estimate`: what a transfer would cost, changing nothing. */
-export const transferEstimateSchema = z.strictObject(transferAmounts).superRefine(needsAmountAndCurrency);
+export const transferEstimateSchema = z.looseObject(transferAmounts).superRefine(needsAmountAndCurrency);
 
 /** What goes into {@link transferEstimateSchema}. */
 export type TransferEstimateInput = z.input<typeof transferEstimateSchema>;
@@ -65,7 +65,7 @@ export type TransferEstimateOutput = z.output<typeof transferEstimateSchema>;
 
 /** The body of `POST /v1/transfers`: money to a saved beneficiary. */
 export const transferCreateSchema = z
-  .strictObject({
+  .looseObject({
     ...transferAmounts,
     remitter_id: z.string().min(1).max(255).optional(),
     remark: z.string().max(120, 'must be at most 120 characters').optional(),

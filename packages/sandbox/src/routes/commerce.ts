@@ -3,21 +3,12 @@
  * and read: products (delete needs `commerce:delete`), invoices, orders, customers, transfers, account status,
  * terminals and static QR codes; and the reads of beneficiaries (4.3) and staff (4.4).
  */
-import {
-  customerCreateSchema,
-  majorToMinor,
-  invoiceCreateSchema,
-  PaykitError,
-  productCreateSchema,
-  transferCreateSchema,
-  transferEstimateSchema,
-  type TransferEstimateOutput,
-} from '@paykit/core';
+import { majorToMinor, PaykitError, type TransferEstimateOutput } from '@paykit/core';
 import { Hono } from 'hono';
 import { isoWithOffset, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
-import { parseBody } from '../body.js';
+import { parseOperationBody } from '../operation-body.js';
 import { notFound } from '../errors.js';
 import type { ResourceKind } from '../resources.js';
 import { estimateJson, quoteTransfer, transferMoneyJson } from '../transfer-quote.js';
@@ -47,10 +38,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
   routes.post('/products', async (c) => {
     const business = c.get('caller').business;
     // File parts of a multipart body (the product's image) are left out: the sandbox stores no files.
-    const input = await parseBody(productCreateSchema, c.req.raw, {
-      what: 'Product',
-      accept: ['json', 'form', 'multipart'],
-    });
+    const input = await parseOperationBody(c, 'products.create', { accept: ['json', 'form', 'multipart'] });
     const product = state.resources.add(
       'products',
       business.id,
@@ -83,7 +71,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
   // The service answers its invoice create with 200 and documents no body; the sandbox echoes the invoice.
   routes.post('/invoices', async (c) => {
     const business = c.get('caller').business;
-    const input = await parseBody(invoiceCreateSchema, c.req.raw, { what: 'Invoice' });
+    const input = await parseOperationBody(c, 'invoices.create');
     const today = new Date().toISOString().slice(0, 10);
     const count = state.resources.list('invoices', business.id).length;
     const at = isoWithOffset(new Date());
@@ -130,7 +118,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
   routes.get('/orders', (c) => list('orders', 'cursor', 20)(c));
 
   routes.post('/customers', async (c) => {
-    const input = await parseBody(customerCreateSchema, c.req.raw, { what: 'Customer' });
+    const input = await parseOperationBody(c, 'customers.create');
     return c.json(
       state.resources.add('customers', c.get('caller').business.id, { phone: null, ...input, created_at: now() }),
       201,
@@ -160,13 +148,13 @@ export function commerceRoutes(sandbox: SandboxContext) {
   // An estimate changes nothing: no balance check, no record (the service's estimate-fee operation).
   routes.post('/transfers/estimate', async (c) => {
     const business = c.get('caller').business;
-    const input = await parseBody(transferEstimateSchema, c.req.raw, { what: 'Transfer estimate' });
+    const input = await parseOperationBody(c, 'transfers.estimate');
     return c.json(estimateJson(quoteFor(input, beneficiaryOf(input.beneficiary_id, business.id))));
   });
 
   routes.post('/transfers', async (c) => {
     const business = c.get('caller').business;
-    const input = await parseBody(transferCreateSchema, c.req.raw, { what: 'Transfer' });
+    const input = await parseOperationBody(c, 'transfers.create');
     const beneficiary = beneficiaryOf(input.beneficiary_id, business.id);
     const quote = quoteFor(input, beneficiary);
     // The payer bears the fee, so the balance in the source currency must cover amount and fee.

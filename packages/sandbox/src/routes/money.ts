@@ -2,20 +2,12 @@
  * Money that moves after a payment: refunds (spec 4.5), payouts (4.1), the balance-transactions ledger (4.6)
  * and subscription plans (saved cards and their charges are routes/recurring-billing.ts). All under `/v1`, behind authentication.
  */
-import {
-  formatMinor,
-  majorToMinor,
-  minorToMajor,
-  PaykitError,
-  refundCreateSchema,
-  subscriptionPlanCreateSchema,
-  type SubscriptionPlanCreateOutput,
-} from '@paykit/core';
-import { Hono } from 'hono';
-import { parseBody } from '../body.js';
+import { formatMinor, majorToMinor, minorToMajor, PaykitError, type SubscriptionPlanCreateOutput } from '@paykit/core';
+import { Hono, type Context } from 'hono';
 import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
+import { parseOperationBody } from '../operation-body.js';
 import { notFound } from '../errors.js';
 import { paginate, readPageSize, recordsNumberedList } from '../paginate.js';
 import { subscriptionPlanJson } from '../serialize.js';
@@ -25,9 +17,9 @@ export function moneyRoutes(sandbox: SandboxContext) {
   const routes = new Hono<SandboxEnv>();
   const { state } = sandbox;
 
-  const refund = async (c: { req: { raw: Request }; get(key: 'caller'): SandboxEnv['Variables']['caller'] }) => {
+  const refund = async (c: Context<SandboxEnv>) => {
     const business = c.get('caller').business;
-    const input = await parseBody(refundCreateSchema, c.req.raw, { what: 'Refund' });
+    const input = await parseOperationBody(c, 'refunds.create');
     // `payment_id` names the charge (or the payment request whose charge it is).
     const charge =
       state.charges.get(input.payment_id) ??
@@ -144,7 +136,7 @@ export function moneyRoutes(sandbox: SandboxContext) {
   // The service's create answers 200 with the plan (its subscription-plan OpenAPI), not 201.
   routes.post('/subscription-plan', async (c) => {
     const business = c.get('caller').business;
-    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, { what: 'Subscription plan' });
+    const input = await parseOperationBody(c, 'subscriptionPlans.create');
     return c.json(
       state.resources.add('subscription_plans', business.id, planRecord(input, business.currency, new Date())),
     );
@@ -158,7 +150,7 @@ export function moneyRoutes(sandbox: SandboxContext) {
   routes.put('/subscription-plan/:id', async (c) => {
     const business = c.get('caller').business;
     const found = plan(c.req.param('id'), business.id);
-    const input = await parseBody(subscriptionPlanCreateSchema, c.req.raw, { what: 'Subscription plan' });
+    const input = await parseOperationBody(c, 'subscriptionPlans.update');
     const createdAt = new Date(`${String(found.created_at)}Z`);
     const updated = planRecord(input, String(found.currency), createdAt);
     // The stored date has no offset (UTC): it is kept as written.

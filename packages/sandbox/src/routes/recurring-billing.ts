@@ -3,22 +3,14 @@
  * and "Charge the saved card" where the spec is silent): create (with `save_card` its checkout `url` saves a
  * card), list, read, update (`PUT`), cancel (`DELETE`), and charge the saved card.
  */
-import {
-  majorToMinor,
-  PaykitError,
-  parseOrThrow,
-  savedCardChargeSchema,
-  savedCardCreateSchema,
-  savedCardUpdateSchema,
-} from '@paykit/core';
+import { majorToMinor, PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
-import { parseBody, readBody } from '../body.js';
 import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
+import { parseOperationBody } from '../operation-body.js';
 import { notFound } from '../errors.js';
 import { recordsCursorList } from '../paginate.js';
-import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
 import { chargeSavedCard, createSavedCardRecord, updateSavedCardRecord, type SavedCardJson } from '../saved-cards.js';
 
 /** Statuses the real list filter names; `active` is its default. */
@@ -43,10 +35,8 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
 
   routes.post('/recurring-billing', async (c) => {
     const businessId = c.get('caller').business.id;
-    const raw = await readBody(c.req.raw);
-    const input = parseOrThrow(savedCardCreateSchema, raw, 'Recurring billing');
     // Undocumented fields are ignored, as the service does, and named so that a typo is seen.
-    warnUnknownFields(c, unknownFields(raw, Object.keys(savedCardCreateSchema.shape)));
+    const input = await parseOperationBody(c, 'savedCards.create');
     const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
     // The service's original description shows 200 (no body); the record is what 4.2 answers for it.
     return c.json(createSavedCardRecord(sandbox, businessId, input, plan));
@@ -80,9 +70,7 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
   routes.put('/recurring-billing/:id', async (c) => {
     const businessId = c.get('caller').business.id;
     const found = record(c.req.param('id'), businessId, 'Recurring billing record not found');
-    const raw = await readBody(c.req.raw);
-    const input = parseOrThrow(savedCardUpdateSchema, raw, 'Recurring billing');
-    warnUnknownFields(c, unknownFields(raw, Object.keys(savedCardUpdateSchema.shape)));
+    const input = await parseOperationBody(c, 'savedCards.update');
     const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
     return c.json(updateSavedCardRecord(found, input, plan));
   });
@@ -98,7 +86,7 @@ export function recurringBillingRoutes(sandbox: SandboxContext) {
     const businessId = c.get('caller').business.id;
     const found = record(c.req.param('id'), businessId, 'Recurring billing record not found');
     // `amount` and `currency` are required, as the real service requires them (a 422 names a missing one).
-    const input = await parseBody(savedCardChargeSchema, c.req.raw, { what: 'Charge' });
+    const input = await parseOperationBody(c, 'savedCards.charge');
     const amountMinor = majorToMinor(input.amount);
     return c.json(chargeSavedCard(sandbox, found, businessId, { amountMinor, currency: input.currency }));
   });
