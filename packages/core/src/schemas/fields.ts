@@ -101,3 +101,13 @@ export const id = z.string().min(1);
 
 /** An identifier given to paykit to look something up: non-empty and bounded. It is URL-encoded before use. */
 export const resourceId = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
+
+/** A whole number in `[min, max]`, also given as text (form bodies carry text). */
+export const wholeNumber = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)], {
+      error: 'must be a whole number',
+    })
+    .pipe(
+      z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
+    );

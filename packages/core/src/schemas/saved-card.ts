@@ -16,6 +16,7 @@ import {
   requestCurrency,
   resourceId,
   webUrl,
+  wholeNumber,
 } from './fields.js';
 import { subscriptionCycleFrequencies, subscriptionCycles } from './subscription-plan.js';
 
@@ -78,16 +79,6 @@ export const cycleFrequencies = subscriptionCycleFrequencies;
 
 /** Payment methods a recurring billing may offer (OpenAPI enum). */
 export const recurringPaymentMethods = ['card', 'giro', 'shopee_recurring'] as const;
-
-/** A whole number in `[min, max]`, also given as text (form bodies carry text). */
-const wholeNumber = (min: number, max: number) =>
-  z
-    .union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)], {
-      error: 'must be a whole number',
-    })
-    .pipe(
-      z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
-    );
 
 /** The service's text when `save_card` is true and a `plan_id` is given (its 422 example). */
 export const SAVE_CARD_WITH_PLAN = 'When save_card true, you disallow to set plan_id.';

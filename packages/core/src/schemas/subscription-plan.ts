@@ -5,7 +5,7 @@
  * (every 2 weeks: `cycle_repeat: 2, cycle_frequency: 'week'`).
  */
 import * as z from 'zod';
-import { amount, id, recordCurrency, recordMoney, requestCurrency, webUrl } from './fields.js';
+import { amount, id, recordCurrency, recordMoney, requestCurrency, webUrl, wholeNumber } from './fields.js';
 
 /** Billing cycles of a plan. `save_card` is a saved-card record's cycle (spec 2.3), not a plan's. */
 export const subscriptionCycles = ['weekly', 'monthly', 'yearly', 'custom'] as const;
@@ -15,15 +15,6 @@ export const subscriptionCycleFrequencies = ['day', 'week', 'month', 'year'] as 
 
 /** How a subscription's first charge is dated. */
 export const subscriptionStartDateMethods = ['sign_up_date', 'customer_select_date', 'fixed_date'] as const;
-
-const whole = (min: number, max: number) =>
-  z
-    .union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)], {
-      error: 'must be a whole number',
-    })
-    .pipe(
-      z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
-    );
 
 /**
  * The body of `POST /v1/subscription-plan` (and of its update): `name`, `amount` and `cycle` are required;
@@ -37,7 +28,7 @@ export const subscriptionPlanCreateSchema = z
     amount: amount.refine((value) => value <= 999_999.99, 'must be at most 999999.99'),
     currency: requestCurrency.optional(),
     cycle: z.enum(subscriptionCycles, { error: `must be one of ${subscriptionCycles.join(', ')}` }),
-    cycle_repeat: whole(1, 1000).optional(),
+    cycle_repeat: wholeNumber(1, 1000).optional(),
     cycle_frequency: z
       .enum(subscriptionCycleFrequencies, { error: `must be one of ${subscriptionCycleFrequencies.join(', ')}` })
       .optional(),
@@ -47,8 +38,8 @@ export const subscriptionPlanCreateSchema = z
     start_date_method: z
       .enum(subscriptionStartDateMethods, { error: `must be one of ${subscriptionStartDateMethods.join(', ')}` })
       .optional(),
-    fixed_date: whole(1, 28).optional(),
-    times_to_be_charged: whole(1, 100).optional(),
+    fixed_date: wholeNumber(1, 28).optional(),
+    times_to_be_charged: wholeNumber(1, 100).optional(),
   })
   .superRefine((plan, ctx) => {
     for (const field of ['cycle_repeat', 'cycle_frequency'] as const) {
