@@ -28,7 +28,9 @@ export const scopeList = z
   });
 
 /** A PKCE `code_challenge` or `code_verifier`: 43 to 128 unreserved characters (RFC 7636 section 4.1). */
-const pkceValue = z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
+export const pkceValue = z
+  .string()
+  .regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
 
 /**
  * The query of `{dashboard_url}/oauth/authorize` (spec 4.9). PKCE is optional in the spec; when a challenge

@@ -128,7 +128,7 @@ describe('against the sandbox', () => {
     ]);
   });
 
-  it('refuses, before any token request and before beforeRequest: no verifier, a foreign iss, a missing promised iss', async () => {
+  it('refuses, before any token request and before beforeRequest: no verifier, a foreign iss, a missing promised iss, a malformed verifier', async () => {
     const counted = countingFetch();
     const options = { apiBaseUrl: sandbox.url, clientId: app.client_id, clientSecret: app.client_secret };
     const client = createOAuthClient({ ...options, issuer: sandbox.url, fetch: counted.fetch });
@@ -160,6 +160,13 @@ describe('against the sandbox', () => {
         { beforeRequest },
       ),
     ).rejects.toMatchObject({ code: 'issuer_mismatch' });
+    // A verifier that is not RFC 7636's shape could never succeed: refused before the code is claimed.
+    await expect(
+      plain.exchangeCode({ code, codeVerifier: 'too-short', redirectUri: REDIRECT }, { beforeRequest }),
+    ).rejects.toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'code_verifier', message: expect.stringContaining('43 to 128') }],
+    });
 
     expect(claimed).toBe(0);
     expect(counted.paths.filter((path) => path.endsWith('/token'))).toEqual([]);

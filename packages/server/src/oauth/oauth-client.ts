@@ -11,7 +11,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
-import { isLoopbackHost, PaykitError, tokenResponseSchema } from '@paykit/core';
+import { isLoopbackHost, PaykitError, pkceValue, tokenResponseSchema } from '@paykit/core';
 import { readRetryAfter } from '../api/transport.js';
 import { rememberSecret } from '../secrets.js';
 import {
@@ -243,6 +243,16 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
             'The code exchange needs the PKCE code verifier of the authorization request',
             { errors: [{ path: 'code_verifier', message: 'is required' }] },
           );
+        }
+      } else {
+        // Checked here, before the platform spends the code in its ledger: a malformed verifier (RFC 7636 4.1)
+        // could never succeed, so it must not cost the merchant their one try.
+        const format = pkceValue.safeParse(codeVerifier);
+        if (!format.success) {
+          const message = format.error.issues[0]?.message ?? 'is not a PKCE code verifier';
+          throw new PaykitError('validation_failed', `The PKCE code verifier ${message}`, {
+            errors: [{ path: 'code_verifier', message }],
+          });
         }
       }
       const as = await server.metadata();
