@@ -320,6 +320,11 @@ const fieldRows: Record<string, { schema: z.ZodType; holds: (out: unknown) => bo
     },
     webUrl: { schema: core.webUrl, holds: (out) => parseWebUrl(out) !== undefined, near: plausible.redirect_url },
     booleanish: { schema: core.booleanish, holds: (out) => typeof out === 'boolean', near: plausible.save_card },
+    pkceValue: {
+      schema: core.pkceValue,
+      holds: (out) => typeof out === 'string' && /^[A-Za-z0-9._~-]{43,128}$/.test(out),
+      near: fc.stringMatching(/^[A-Za-z0-9._~+/=-]{30,140}$/),
+    },
     responseAmount: {
       schema: core.responseAmount,
       holds: (out) => typeof out === 'string' && /^\d{1,9}\.\d{2}$/.test(out),
