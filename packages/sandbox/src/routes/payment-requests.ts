@@ -1,26 +1,17 @@
 /**
  * `/v1/payment-requests` (spec 4.7 and 4.10): create (form or JSON), list, read and cancel.
  */
-import {
-  majorToMinor,
-  operations,
-  PAYMENT_REQUEST_CREATE_FIELDS,
-  PaykitError,
-  parseOrThrow,
-  type PaymentRequestCreate,
-} from '@paykit/core';
-import type { Context } from 'hono';
+import { majorToMinor, PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
-import { readBody } from '../body.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../env.js';
+import { parseOperationBody } from '../operation-body.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { cursorList, readPageSize } from '../paginate.js';
 import { extrasFrom } from '../payment-request-extras.js';
 import { paymentRequestJson } from '../serialize.js';
 import type { PaymentRequestRecord } from '../state.js';
-import { unknownFields, warnUnknownFields } from '../unknown-fields.js';
 
 /** The payment-request routes, mounted under `/v1` behind authentication. */
 export function paymentRequestRoutes(sandbox: SandboxContext) {
@@ -38,7 +29,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
 
   routes.post('/payment-requests', async (c) => {
     const caller = c.get('caller');
-    const input = await readCreateBody(c);
+    const input = await parseOperationBody(c, 'paymentRequests.create');
     if (input.platform_commission_amount !== undefined && !caller.platform) {
       throw new PaykitError('validation_failed', 'platform_commission_amount needs a valid X-PLATFORM-KEY', {
         errors: [{ path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' }],
@@ -98,7 +89,7 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
     if (record.status !== 'pending') {
       throw new PaykitError('conflict', `A ${record.status} payment request cannot be updated`);
     }
-    const input = await readCreateBody(c);
+    const input = await parseOperationBody(c, 'paymentRequests.update');
     Object.assign(record, {
       amountMinor: majorToMinor(input.amount),
       currency: input.currency.toLowerCase(),
@@ -122,18 +113,6 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
   });
 
   return routes;
-}
-
-/**
- * A create or update body: the known fields validated (422 naming each bad one), unknown ones dropped and
- * named in `X-Sandbox-Warning`, as the real service ignores fields it does not know.
- */
-async function readCreateBody(c: Context<SandboxEnv>): Promise<PaymentRequestCreate> {
-  const raw = await readBody(c.req.raw);
-  // The operation's row says what the API takes: the documented fields checked, unknown ones passed over.
-  const input = parseOrThrow(operations['paymentRequests.create'].request, raw, 'Payment request');
-  warnUnknownFields(c, unknownFields(raw, PAYMENT_REQUEST_CREATE_FIELDS));
-  return input;
 }
 
 /** In-person payments (spec 5.4.8): a card reader needs one of the business's own terminals. */
