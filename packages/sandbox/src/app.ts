@@ -19,6 +19,7 @@ import { oauthTokenRoute } from './routes/oauth-token.js';
 import { METADATA_PATH, oauthMetadataRoute } from './routes/oauth-metadata.js';
 import { moneyRoutes } from './routes/money.js';
 import { commerceRoutes } from './routes/commerce.js';
+import { webhookEventRoutes } from './routes/webhook-events.js';
 import { terminalPages } from './pages/terminal.js';
 import { authorizePages } from './pages/authorize.js';
 import { dashboardPages } from './pages/dashboard.js';
@@ -52,6 +53,7 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   v1.route('/', chargeRoutes(sandbox));
   v1.route('/', moneyRoutes(sandbox));
   v1.route('/', commerceRoutes(sandbox));
+  v1.route('/', webhookEventRoutes(sandbox));
 
   // The token endpoint takes client credentials in its body, not the /v1 headers: mounted before /v1.
   app.route('/v1/open/oauth/token', oauthTokenRoute(sandbox));

@@ -45,7 +45,8 @@ beforeAll(async () => {
   await as('charges.get', `/v1/charges/${chargeId}`);
   const refund = await as('refunds.create', '/v1/refunds', { json: { amount: 1, payment_id: chargeId } });
   await as('refunds.get', `/v1/refunds/${refund.body.id}`);
-  await as('orders.list', '/v1/orders');
+  const orders = await as('orders.list', '/v1/orders');
+  await as('orders.get', `/v1/orders/${orders.body.data[0].id}`);
 
   const beneficiary = await control('beneficiaries', {
     business_id: business,
@@ -109,6 +110,14 @@ beforeAll(async () => {
   await as('invoices.list', '/v1/invoices');
   await as('customers.create', '/v1/customers', { json: { name: 'Ann Lee', email: 'ann@example.test' } });
   await as('customers.list', '/v1/customers');
+
+  const endpoint = await as('webhookEvents.create', '/v1/webhook-events', {
+    json: { name: 'Orders', url: 'https://shop.test/hooks', event_types: ['order.created', 'order.updated'] },
+  });
+  await as('webhookEvents.get', `/v1/webhook-events/${endpoint.body.id}`);
+  await as('webhookEvents.update', `/v1/webhook-events/${endpoint.body.id}`, { json: { name: 'All orders' } });
+  await as('webhookEvents.list', '/v1/webhook-events');
+  await as('webhookEvents.delete', `/v1/webhook-events/${endpoint.body.id}`);
 
   await control('terminals', { business_id: business, name: 'Counter' });
   await as('terminals.list', '/v1/terminals');

@@ -12,14 +12,20 @@
  * does), and dashboard sessions: their ids are bearer secrets held unhashed, and signing in again takes one
  * click (the sandbox has no passwords), so after a restart everyone is signed out.
  */
-import { SCOPES } from '@paykit/core';
+import { SCOPES, webhookEventTypes } from '@paykit/core';
 import * as z from 'zod';
 import type { SandboxContext } from './context.js';
 import type { LedgerEntry } from './ledger.js';
 import type { App, AuthorizationCode, Grant, User } from './oauth/oauth-state.js';
 import { NO_EXTRAS, type PaymentRequestExtras } from './payment-request-extras.js';
 import { RESOURCE_KINDS, RESOURCE_SCHEMAS, type NewResource } from './resources.js';
-import type { Business, ChargeRecord, PaymentRequestRecord, WebhookEndpoint } from './state.js';
+import {
+  DEFAULT_ENDPOINT_NAME,
+  type Business,
+  type ChargeRecord,
+  type PaymentRequestRecord,
+  type WebhookEndpoint,
+} from './state.js';
 
 /** What the `format` field of a state document says. */
 export const SNAPSHOT_FORMAT = 'paykit-sandbox-state';
@@ -103,11 +109,23 @@ const charge = z.object({
   createdAt: date,
 }) satisfies z.ZodType<ChargeRecord, unknown>;
 
-const webhookEndpoint = z.object({
-  id: z.string(),
-  businessId: z.string(),
-  url: z.string(),
-}) satisfies z.ZodType<WebhookEndpoint>;
+// A file written before endpoints were registered through the webhook-events API holds only the URL: such an
+// endpoint got every event then, so it keeps getting every event; it gets the default name and is dated when read
+// (its real dates were never kept).
+const webhookEndpoint = z
+  .object({
+    id: z.string(),
+    businessId: z.string(),
+    name: z.string().default(DEFAULT_ENDPOINT_NAME),
+    url: z.string(),
+    eventTypes: z.array(z.enum(webhookEventTypes)).default(() => [...webhookEventTypes]),
+    createdAt: date.optional(),
+    updatedAt: date.optional(),
+  })
+  .transform(({ createdAt, updatedAt, ...rest }): WebhookEndpoint => {
+    const loaded = new Date();
+    return { ...rest, createdAt: createdAt ?? loaded, updatedAt: updatedAt ?? createdAt ?? loaded };
+  }) satisfies z.ZodType<WebhookEndpoint, unknown>;
 
 const ledgerEntry = z.object({
   id: z.string(),
@@ -220,7 +238,11 @@ export function snapshotSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>
         updatedAt: r.updatedAt.toISOString(),
       })),
       charges: [...state.charges.values()].map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })),
-      webhookEndpoints: [...state.webhookEndpoints.values()],
+      webhookEndpoints: [...state.webhookEndpoints.values()].map((e) => ({
+        ...e,
+        createdAt: e.createdAt.toISOString(),
+        updatedAt: e.updatedAt.toISOString(),
+      })),
       ledger: state.ledger.entries.map((e) => ({ ...e, at: e.at.toISOString() })),
       resources: [...state.resources.all()],
     },

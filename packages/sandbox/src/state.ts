@@ -2,6 +2,7 @@
  * The sandbox's memory: every record the emulated API holds, in plain maps. One instance per sandbox;
  * `reset()` empties it and seeds the demo business again.
  */
+import type { WebhookEventType } from '@paykit/core';
 import { Ledger } from './ledger.js';
 import type { PaymentRequestExtras } from './payment-request-extras.js';
 import { ResourceStore } from './resources.js';
@@ -61,12 +62,26 @@ export interface ChargeRecord {
   createdAt: Date;
 }
 
-/** A webhook endpoint registered on a business (spec 6.1). */
+/**
+ * A webhook endpoint registered on a business (spec 6 rule 1): what the service's webhook-events API creates, a
+ * name, the URL events are posted to and the events it listens to.
+ */
 export interface WebhookEndpoint {
   id: string;
   businessId: string;
+  name: string;
   url: string;
+  /** The events sent to it, each once, in the order they were given. */
+  eventTypes: WebhookEventType[];
+  createdAt: Date;
+  updatedAt: Date;
 }
+
+/** The name of an endpoint registered without one (the control API, or a data file older than names). */
+export const DEFAULT_ENDPOINT_NAME = 'Webhook';
+
+/** What {@link SandboxState.addEndpoint} registers. */
+export type NewWebhookEndpoint = Omit<WebhookEndpoint, 'id' | 'createdAt' | 'updatedAt'>;
 
 /** Everything the sandbox remembers. */
 export class SandboxState {
@@ -127,9 +142,28 @@ export class SandboxState {
     return undefined;
   }
 
-  /** The endpoints registered on a business. */
+  /** The endpoints registered on a business, oldest first. */
   endpointsOf(businessId: string): WebhookEndpoint[] {
     return [...this.webhookEndpoints.values()].filter((endpoint) => endpoint.businessId === businessId);
+  }
+
+  /** The endpoints of a business that listen to `type`: where an event of that type goes. */
+  endpointsListening(businessId: string, type: WebhookEventType): WebhookEndpoint[] {
+    return this.endpointsOf(businessId).filter((endpoint) => endpoint.eventTypes.includes(type));
+  }
+
+  /** Registers an endpoint with a fresh id, created and updated now. */
+  addEndpoint(input: NewWebhookEndpoint): WebhookEndpoint {
+    const now = new Date();
+    const endpoint: WebhookEndpoint = { id: newId(), ...input, createdAt: now, updatedAt: now };
+    this.webhookEndpoints.set(endpoint.id, endpoint);
+    return endpoint;
+  }
+
+  /** The endpoint of this business, or undefined (another business's endpoint is not found either). */
+  endpointOf(businessId: string, id: string): WebhookEndpoint | undefined {
+    const found = this.webhookEndpoints.get(id);
+    return found?.businessId === businessId ? found : undefined;
   }
 }
 

@@ -82,6 +82,49 @@ describe('the scope map read from it', () => {
     expect(scopesAllowOperation(['payments'], 'savedCards.charge')).toBe(true);
     expect(scopesAllowOperation(['payments:read'], 'terminals.list')).toBe(true);
   });
+
+  it('grants reading one order with commerce:read, and managing webhook endpoints to the API key only', () => {
+    expect(OPERATION_SCOPES['orders.get']).toBe('commerce:read');
+    for (const id of OPERATION_IDS.filter((id) => id.startsWith('webhookEvents.'))) {
+      expect(isTokenOperation(id), id).toBe(false);
+    }
+  });
+});
+
+describe('the webhook-events rows', () => {
+  it('send JSON, list as a plain array (not a page), and read the service’s example answers', () => {
+    const endpoint = {
+      id: '9b2ada28-be3c-47ab-883f-ba72e5d8305d',
+      business_id: '9b294222-3a53-427f-9393-95dc6d63ee6c',
+      name: 'Test Webhook Event',
+      url: 'https://google.com',
+      event_types: ['transfer.created', 'transfer.updated'],
+      created_at: '2024-01-24T16:05:10+08:00',
+      updated_at: '2024-01-24T16:05:10+08:00',
+    };
+    expect(operations['webhookEvents.create'].encoding).toBe('json');
+    expect(operations['webhookEvents.update'].encoding).toBe('json');
+    expect(operations['webhookEvents.list'].pagination).toBe('none');
+    expect(operations['webhookEvents.list'].response.parse([endpoint])).toEqual([endpoint]);
+    expect(operations['webhookEvents.get'].response.parse(endpoint)).toEqual(endpoint);
+    expect(findOperation('PUT', '/v1/webhook-events/abc')).toBe('webhookEvents.update');
+    expect(findOperation('DELETE', '/v1/webhook-events/abc')).toBe('webhookEvents.delete');
+    expect(findOperation('GET', '/v1/orders/abc')).toBe('orders.get');
+    expectTypeOf<OperationOutput<'webhookEvents.list'>>().toEqualTypeOf<OperationOutput<'webhookEvents.get'>[]>();
+  });
+
+  it('refuse a body naming an unknown event, no event, or a URL the service would not post to', () => {
+    const create = operations['webhookEvents.create'].request;
+    const valid = { name: 'Hooks', url: 'https://shop.test/hooks', event_types: ['charge.created'] };
+    expect(create.safeParse(valid).success).toBe(true);
+    const refused = (body: object) => create.safeParse({ ...valid, ...body }).error?.issues.map((i) => i.path[0]);
+    expect(refused({ event_types: ['charge.deleted'] })).toEqual(['event_types']);
+    expect(refused({ event_types: [] })).toEqual(['event_types']);
+    expect(refused({ event_types: ['charge.created', 'charge.created'] })).toEqual(['event_types']);
+    expect(refused({ url: 'http://hooks.test/' })).toEqual(['url']);
+    expect(refused({ name: 'x'.repeat(256) })).toEqual(['name']);
+    expect(operations['webhookEvents.update'].request.safeParse({}).success).toBe(true);
+  });
 });
 
 describe('finding the operation of a request', () => {

@@ -33,6 +33,12 @@ import { staffMemberSchema } from '../schemas/staff.js';
 import { subscriptionPlanCreateSchema, subscriptionPlanSchema } from '../schemas/subscription-plan.js';
 import { staticQrCodeSchema, terminalSchema } from '../schemas/terminal.js';
 import {
+  webhookEndpointCreateSchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookEndpointUpdateSchema,
+} from '../schemas/webhook-event.js';
+import {
   accountStatusSchema,
   transferCreateSchema,
   transferEstimateResultSchema,
@@ -54,8 +60,8 @@ export interface OperationPayload {
 }
 
 /**
- * A delete's answer: the sandbox answers 204 with no body, and what the service sends is not shown (spec 4.10),
- * so any answer is taken.
+ * A delete's answer: the sandbox answers 204 with no body, and what the service sends is not shown (spec 4.10;
+ * its webhook-events OpenAPI says 204 yet shows a body of `1`), so any answer is taken.
  */
 const noContent = z.unknown();
 
@@ -106,6 +112,7 @@ export const OPERATION_PAYLOADS = {
   'invoices.create': body(invoiceCreateSchema, invoiceSchema, 'Invoice'),
   'invoices.list': answer(listOf(invoiceSchema)),
   'orders.list': answer(listOf(orderSchema)),
+  'orders.get': answer(orderSchema),
 
   'customers.create': body(customerCreateSchema, customerSchema, 'Customer'),
   'customers.list': answer(listOf(customerSchema)),
@@ -114,6 +121,13 @@ export const OPERATION_PAYLOADS = {
   'transfers.estimate': body(transferEstimateSchema, transferEstimateResultSchema, 'Transfer estimate'),
   'transfers.get': answer(transferSchema),
   'transfers.list': answer(listOf(transferSchema)),
+
+  // The service calls a registered endpoint a "webhook event"; its messages say so too.
+  'webhookEvents.list': answer(webhookEndpointListSchema),
+  'webhookEvents.create': body(webhookEndpointCreateSchema, webhookEndpointSchema, 'Webhook event'),
+  'webhookEvents.get': answer(webhookEndpointSchema),
+  'webhookEvents.update': body(webhookEndpointUpdateSchema, webhookEndpointSchema, 'Webhook event'),
+  'webhookEvents.delete': answer(noContent),
 
   'terminals.list': answer(listOf(terminalSchema)),
   'qrCodes.list': answer(listOf(staticQrCodeSchema)),

@@ -143,6 +143,8 @@ export const OPERATION_ROUTES = {
   'invoices.create': { ...write('POST'), path: '/v1/invoices', scope: 'commerce:create', encoding: 'json' },
   'invoices.list': { ...list('numbered'), path: '/v1/invoices', scope: 'commerce:read' },
   'orders.list': { ...list('cursor'), path: '/v1/orders', scope: 'commerce:read' },
+  // The service's "get-order" (its orders OpenAPI); what a server re-fetches when an `order.*` webhook names one.
+  'orders.get': { ...read, path: '/v1/orders/{id}', scope: 'commerce:read' },
 
   'customers.create': { ...write('POST'), path: '/v1/customers', scope: 'customer:create', encoding: 'json' },
   'customers.list': { ...list('cursor'), path: '/v1/customers', scope: 'customer:read' },
@@ -160,6 +162,20 @@ export const OPERATION_ROUTES = {
   },
   'transfers.get': { ...read, path: '/v1/transfers/{id}', scope: 'api-key-only' },
   'transfers.list': { ...list('cursor'), path: '/v1/transfers', scope: 'api-key-only' },
+
+  // Webhook endpoints (the service's webhook-events API) decide where a business's events, payments included, are
+  // sent: no scope of spec 5.2 grants managing them, and the service documents only X-BUSINESS-API-KEY for them.
+  // API key only. The list is a plain array (its OpenAPI), not a page.
+  'webhookEvents.list': { ...read, path: '/v1/webhook-events', scope: 'api-key-only' },
+  'webhookEvents.create': { ...write('POST'), path: '/v1/webhook-events', scope: 'api-key-only', encoding: 'json' },
+  'webhookEvents.get': { ...read, path: '/v1/webhook-events/{id}', scope: 'api-key-only' },
+  'webhookEvents.update': {
+    ...write('PUT'),
+    path: '/v1/webhook-events/{id}',
+    scope: 'api-key-only',
+    encoding: 'json',
+  },
+  'webhookEvents.delete': { ...write('DELETE'), path: '/v1/webhook-events/{id}', scope: 'api-key-only' },
 
   // Terminals and static QR codes are the in-person side of payments (spec 5.4.8): payments:read.
   'terminals.list': { ...list('numbered'), path: '/v1/terminals', scope: 'payments:read' },

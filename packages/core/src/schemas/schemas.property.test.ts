@@ -95,6 +95,11 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
     fc.constantFrom('http://localhost:3000/x', 'http://evil.test/', 'javascript:alert(1)'),
   ),
   webhook: fc.webUrl(),
+  url: fc.oneof(fc.webUrl(), fc.constantFrom('http://127.0.0.1:4000/hooks', 'http://hooks.test/', 'ftp://hooks.test/')),
+  event_types: fc.oneof(
+    fc.array(fc.constantFrom(...core.webhookEventTypes), { maxLength: 4 }),
+    fc.array(fc.constantFrom('charge.created', 'charge.deleted', 'Charge.Created', ''), { maxLength: 3 }),
+  ),
   payment_methods: fc.array(fc.constantFrom('paynow_online', 'card', 'Card', 'card'), { maxLength: 22 }),
   allow_repeated_payments: fc.constantFrom(true, false, 'true', 'false', '1', '0', 'yes'),
   save_card: fc.constantFrom(true, false, 'true', '0', 'on'),
@@ -264,6 +269,14 @@ const requestRows: Record<string, RequestRow> = {
     valid: { beneficiary_id: 'beneficiary-1', source_currency: 'SGD', source_amount: '100.00' },
     alsoKnows: ['payment_amount'],
   },
+  webhookEndpointCreateSchema: {
+    schema: core.webhookEndpointCreateSchema,
+    valid: { name: 'Orders', url: 'https://shop.test/hooks', event_types: ['charge.created', 'order.updated'] },
+  },
+  webhookEndpointUpdateSchema: {
+    schema: core.webhookEndpointUpdateSchema,
+    valid: { name: 'Orders', url: 'http://localhost:3000/hooks', event_types: ['transfer.paid'] },
+  },
   balanceTransactionQuerySchema: {
     schema: core.balanceTransactionQuerySchema,
     strict: true,
@@ -359,7 +372,9 @@ const responseRows: Record<string, z.ZodType> = {
   paymentRequestSchema: core.paymentRequestSchema,
   paymentRequestListSchema: core.paymentRequestListSchema,
   chargeSchema: core.chargeSchema,
-  webhookEventSchema: core.webhookEventSchema,
+  webhookEndpointSchema: core.webhookEndpointSchema,
+  webhookEndpointListSchema: core.webhookEndpointListSchema,
+  paymentNotificationSchema: core.paymentNotificationSchema,
   errorBodySchema: core.errorBodySchema,
   listMetaSchema: core.listMetaSchema,
   tokenResponseSchema: core.tokenResponseSchema,
@@ -491,6 +506,24 @@ describe('request schemas under random and hostile bodies', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('webhook endpoint bodies: a URL the sandbox and the service may post to, and known events, once each', () => {
+    for (const name of ['webhookEndpointCreateSchema', 'webhookEndpointUpdateSchema'] as const) {
+      fc.assert(
+        fc.property(mutatedBody(requestRows[name]!), (input) => {
+          const result = requestRows[name]!.schema.safeParse(input);
+          if (!result.success) return;
+          const { url, event_types: types } = result.data as { url?: unknown; event_types?: string[] };
+          if (url !== undefined) expect(parseWebUrl(url)).toBeDefined();
+          if (types === undefined) return;
+          expect(types.length).toBeGreaterThan(0);
+          expect(new Set(types).size).toBe(types.length);
+          for (const type of types) expect(core.isWebhookEventType(type)).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    }
   });
 
   it('balanceTransactionQuerySchema: a page size is a whole number from 1 to 100, and the range is in order', () => {

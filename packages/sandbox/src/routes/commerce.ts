@@ -1,7 +1,7 @@
 /**
  * The operations of spec 4.10 whose shapes the spec does not show, emulated with enough state to create, list
- * and read: products (delete needs `commerce:delete`), invoices, orders, customers, transfers, account status,
- * terminals and static QR codes; and the reads of beneficiaries (4.3) and staff (4.4).
+ * and read: products (delete needs `commerce:delete`), invoices, orders (list and read), customers, transfers,
+ * account status, terminals and static QR codes; and the reads of beneficiaries (4.3) and staff (4.4).
  */
 import { majorToMinor, PaykitError, type TransferEstimateOutput } from '@paykit/core';
 import { Hono } from 'hono';
@@ -116,6 +116,12 @@ export function commerceRoutes(sandbox: SandboxContext) {
   });
   // The service shows no answer for its order list: a cursor list like the charges, whose filters it shares.
   routes.get('/orders', (c) => list('orders', 'cursor', 20)(c));
+  // The service's "get-order"; what a server re-fetches when an `order.*` webhook names an order.
+  routes.get('/orders/:id', (c) => {
+    const found = state.resources.get('orders', c.req.param('id'), c.get('caller').business.id);
+    if (!found) throw notFound('Order not found');
+    return c.json(found);
+  });
 
   routes.post('/customers', async (c) => {
     const input = await parseOperationBody(c, 'customers.create');

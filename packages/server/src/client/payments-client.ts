@@ -194,7 +194,11 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       },
     },
     invoices: { create: create('invoices.create'), list: list('invoices.list') },
-    orders: { list: list('orders.list') },
+    orders: {
+      list: list('orders.list'),
+      /** `GET /v1/orders/{id}` (scope `commerce:read`): one order, as an `order.*` webhook names it. */
+      get: byId('orders.get'),
+    },
     customers: { create: create('customers.create'), list: list('customers.list') },
     transfers: {
       /**
@@ -208,6 +212,25 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       list: list('transfers.list'),
     },
     accountStatus: { get: (options?: CallOptions) => call('accountStatus.get', {}, options) },
+    /**
+     * The service's webhook-events API: the endpoints a business's events are posted to, each with the events it
+     * listens to (`webhookEventTypes`). API key only: no OAuth scope grants them, so a Bearer client is refused.
+     */
+    webhookEvents: {
+      /** `GET /v1/webhook-events`: every endpoint of the business, in one plain array (the service pages none). */
+      list: (options?: CallOptions) => call('webhookEvents.list', {}, options),
+      /** `POST /v1/webhook-events` (JSON): `{ name, url, event_types }`, url https; answers the endpoint. Never retried. */
+      create: create('webhookEvents.create'),
+      /** `GET /v1/webhook-events/{id}`. */
+      get: byId('webhookEvents.get'),
+      /** `PUT /v1/webhook-events/{id}` (JSON): any of `name`, `url`, `event_types`; answers the endpoint. */
+      update: async (endpointId: string, input: OperationInput<'webhookEvents.update'>, options?: CallOptions) =>
+        call('webhookEvents.update', { params: { id: id(endpointId) }, body: input }, options),
+      /** `DELETE /v1/webhook-events/{id}`: no more events go to it. */
+      delete: async (endpointId: string, options?: CallOptions): Promise<void> => {
+        await byId('webhookEvents.delete')(endpointId, options);
+      },
+    },
     terminals: { list: list('terminals.list') },
     qrCodes: { list: list('qrCodes.list') },
     /** The resolved configuration. */
