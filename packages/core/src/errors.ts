@@ -20,6 +20,10 @@
  * | `conflict` | the resource is not in a state that allows the operation |
  * | `amount_mismatch` | the price the shopper saw differs from the price the merchant's backend decided |
  * | `event_not_confirmed` | a webhook claimed a state that the API does not confirm (yet) |
+ * | `signature_missing` | a webhook came without its signature (`Hitpay-Signature`, or a notification's `hmac`) while a salt is configured (HTTP 401) |
+ * | `signature_malformed` | a webhook's signature is not 64 hexadecimal characters (HTTP 401) |
+ * | `signature_mismatch` | a webhook's signature is not what the configured salt makes of the bytes received: another salt, or a body changed on the way (HTTP 401) |
+ * | `raw_body_unavailable` | a webhook's exact bytes were gone before paykit could check them (a body parser such as `express.json()` ran first): nothing was done (HTTP 500) |
  * | `rate_limited` | too many requests; `retryAfterSeconds` says when to try again |
  * | `upstream_error` | the Payments API answered with an error; `status` is its HTTP status |
  * | `upstream_invalid_response` | the Payments API answered 2xx with something that is not the expected JSON |
@@ -52,6 +56,10 @@ export type ErrorCode =
   | 'conflict'
   | 'amount_mismatch'
   | 'event_not_confirmed'
+  | 'signature_missing'
+  | 'signature_malformed'
+  | 'signature_mismatch'
+  | 'raw_body_unavailable'
   | 'rate_limited'
   | 'upstream_error'
   | 'upstream_invalid_response'

@@ -15,6 +15,7 @@ export * from './schemas/payment-request.js';
 export * from './schemas/shopper-choice.js';
 export * from './schemas/charge.js';
 export * from './schemas/webhook-event.js';
+export * from './schemas/webhook-notification.js';
 export * from './schemas/error-body.js';
 export * from './scopes.js';
 export * from './operations/index.js';
