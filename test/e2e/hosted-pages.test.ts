@@ -75,9 +75,10 @@ describe('the sandbox checkout', () => {
     await page.waitForURL((url) => url.origin === e2e.demo.url);
     const charges = (await call(e2e.demo.sandbox, 'GET', '/v1/charges')).body.data as {
       payment_request_id: string;
-      payment_method: string;
+      payment_method: { code: string };
     }[];
-    expect(charges.find((charge) => charge.payment_request_id === id)?.payment_method).toBe('card');
+    // The service's payment_method object: the code the checkout posted is its `code`.
+    expect(charges.find((charge) => charge.payment_request_id === id)?.payment_method.code).toBe('card');
     await context.close();
   });
 

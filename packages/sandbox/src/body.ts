@@ -54,8 +54,9 @@ export function bodyLimitMiddleware(): MiddlewareHandler {
 
 /**
  * Reads the body's fields. A JSON body must be an object; a form or multipart body becomes what the same fields
- * would be as JSON. A multipart body's file parts are left out: the sandbox stores no files. A request with no
- * body and no `Content-Type` has no fields (`{}`), whatever the route accepts.
+ * would be as JSON, without its empty values (see {@link sentValues}). A multipart body's file parts are left
+ * out: the sandbox stores no files. A request with no body and no `Content-Type` has no fields (`{}`), whatever
+ * the route accepts.
  */
 export async function readBody(request: Request, options: ReadBodyOptions = {}): Promise<Record<string, unknown>> {
   const accept = options.accept ?? DEFAULT_ENCODINGS;
@@ -64,10 +65,10 @@ export async function readBody(request: Request, options: ReadBodyOptions = {}):
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   const encoding = accept.find((candidate) => MEDIA_TYPES[candidate] === type);
   // Multipart is parsed from the stream (its boundary is in the header); the others from the text.
-  if (encoding === 'multipart') return nestBrackets(decodeForm(await multipartParams(request)));
+  if (encoding === 'multipart') return nestBrackets(decodeForm(sentValues(await multipartParams(request))));
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge();
-  if (encoding === 'form') return nestBrackets(decodeForm(new URLSearchParams(text)));
+  if (encoding === 'form') return nestBrackets(decodeForm(sentValues(new URLSearchParams(text))));
   if (encoding === 'json') return jsonObject(text);
   if (type === '' && text === '') return {};
   throw new PaykitError(
@@ -119,6 +120,18 @@ function jsonObject(text: string): Record<string, unknown> {
     throw new PaykitError('invalid_json', 'The body must be a JSON object');
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * The form fields that carry a value. A form has no null, so a client that leaves a field blank (`quantity=`,
+ * `address[line2]=`, `payment_methods[]=`) sends it empty, and the service reads that as not sent: a product
+ * with an empty `quantity` is created (201), not refused. OAuth's token form is read the same way, as RFC 6749
+ * section 3.1 asks. JSON keeps `""`: there, a client that means "not sent" leaves the field out or sends null.
+ */
+function sentValues(params: URLSearchParams): URLSearchParams {
+  const sent = new URLSearchParams();
+  for (const [key, value] of params) if (value !== '') sent.append(key, value);
+  return sent;
 }
 
 /** A multipart/form-data body's text parts as form parameters (`category_ids[]` repeated, as in a form). */

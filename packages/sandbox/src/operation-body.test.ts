@@ -62,3 +62,47 @@ describe('undocumented fields are ignored and named', () => {
     expect(Object.keys(refused.body.errors)).toEqual(['email']);
   });
 });
+
+describe('an empty form value is not sent, as the service reads forms; JSON keeps ""', () => {
+  it('form and multipart: a product with `quantity=` is created (201), as without it', async () => {
+    const form = await call(sandbox, 'POST', '/v1/products', { form: 'name=Beanie&price=15&quantity=&headline=' });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    expect(form.headers.get('x-sandbox-warning')).toBeNull();
+    expect(form.body).toMatchObject({ name: 'Beanie', price: 15, headline: null });
+    expect(form.body).not.toHaveProperty('quantity');
+    const multipart = new FormData();
+    multipart.append('name', 'Scarf');
+    multipart.append('price', '20');
+    multipart.append('quantity', '');
+    multipart.append('quantity_alert_level', '');
+    const answer = await fetch(`${sandbox.url}/v1/products`, {
+      method: 'POST',
+      headers: { 'x-business-api-key': sandbox.seed.apiKey },
+      body: multipart,
+    });
+    expect(answer.status).toBe(201);
+    expect(await answer.json()).not.toHaveProperty('quantity');
+  });
+
+  it('form: a payment request with empty optional fields is made as without them', async () => {
+    const made = await call(sandbox, 'POST', '/v1/payment-requests', {
+      form: 'amount=10&currency=SGD&email=&purpose=&reference_number=&redirect_url=&payment_methods[]=&address[line2]=',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const plain = await call(sandbox, 'POST', '/v1/payment-requests', { form: 'amount=10&currency=SGD' });
+    const fields = ['email', 'purpose', 'reference_number', 'redirect_url', 'payment_methods', 'address'];
+    for (const field of fields) expect(made.body[field], field).toEqual(plain.body[field]);
+    expect(made.body).toMatchObject({ email: null, purpose: null, reference_number: null, address: null });
+    // The same field with a value is still checked.
+    const bad = await call(sandbox, 'POST', '/v1/payment-requests', { form: 'amount=10&currency=SGD&email=nope' });
+    expect(bad.status).toBe(422);
+  });
+
+  it('JSON: "" is a value the client sent, and is checked as one', async () => {
+    const refused = await call(sandbox, 'POST', '/v1/payment-requests', {
+      json: { amount: 10, currency: 'SGD', email: '' },
+    });
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.errors)).toEqual(['email']);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import { minorToMajor, PaykitError } from '@paykit/core';
 import { isoWithoutOffset } from './clock.js';
-import { newId } from './ids.js';
+import { paymentRequestCharge } from './charge-records.js';
 import { createSavedCardRecord, saveCard } from './saved-cards.js';
 import { chargeJson, paymentRequestJson } from './serialize.js';
 import type { SandboxContext } from './context.js';
@@ -28,18 +28,11 @@ export function completePayment(
     throw new PaykitError('conflict', `The payment request is already ${request.status}`);
   }
   const now = new Date();
-  const charge: ChargeRecord = {
-    id: newId(),
-    businessId: request.businessId,
-    paymentRequestId: request.id,
-    recurringBillingId: null,
-    amountMinor: request.amountMinor,
-    currency: request.currency,
-    status: 'pending',
-    paymentMethod: method && request.paymentMethods.includes(method) ? method : (request.paymentMethods[0] ?? 'card'),
-    platformBusinessId: request.platformBusinessId,
-    createdAt: now,
-  };
+  const charge: ChargeRecord = paymentRequestCharge(
+    request,
+    method && request.paymentMethods.includes(method) ? method : (request.paymentMethods[0] ?? 'card'),
+    now,
+  );
   sandbox.state.charges.set(charge.id, charge);
   const { state, webhooks } = sandbox;
   const chargeTargets = state.endpointsOf(request.platformBusinessId ?? request.businessId).map((e) => e.url);

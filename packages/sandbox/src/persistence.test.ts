@@ -264,6 +264,54 @@ describe('a sandbox started again on the same data file', () => {
     });
   });
 
+  it("keeps a charge's payer, card, reference and refunds, and reads them from an older file that lacks them", async () => {
+    const first = await start();
+    const paid = await call(first, 'POST', '/v1/payment-requests', {
+      json: { amount: 40, currency: 'SGD', email: 'ann@example.test', name: 'Ann Lee', reference_number: 'ORDER-8' },
+    });
+    await call(first, 'POST', `/_sandbox/payment-requests/${paid.body.id}/pay`, {
+      json: { outcome: 'succeeded', payment_method: 'card' },
+    });
+    const chargeId = (await call(first, 'GET', '/v1/charges')).body.data[0].id as string;
+    expect((await call(first, 'POST', '/v1/refunds', { json: { payment_id: chargeId, amount: 15 } })).status).toBe(200);
+    const card = await call(first, 'POST', '/v1/recurring-billing', {
+      json: { customer_email: 'bo@example.test', customer_name: 'Bo Tan', save_card: true, name: 'Card', amount: 5 },
+    });
+    await submitPageForm(card.body.url, 'card_number=5555555555554444&outcome=save');
+    const charged = await call(first, 'POST', `/v1/charge/recurring-billing/${card.body.id}`, {
+      json: { amount: 5, currency: 'SGD' },
+    });
+    const read = async (sandbox: RunningSandbox) => ({
+      paid: (await call(sandbox, 'GET', `/v1/charges/${chargeId}`)).body,
+      saved: (await call(sandbox, 'GET', `/v1/charges/${charged.body.payment_id}`)).body,
+    });
+    const before = await read(first);
+    expect(before.paid).toMatchObject({
+      status: 'partially_refunded',
+      refunded_amount: 15,
+      customer: { name: 'Ann Lee', email: 'ann@example.test' },
+      order_reference_number: 'ORDER-8',
+      payment_method: { code: 'card', data: { brand: 'Visa', last4: '4242' } },
+    });
+    expect(before.paid.updated_at).not.toBeNull();
+    expect(before.saved).toMatchObject({ payment_method: { data: { brand: 'Mastercard', last4: '4444' } } });
+    await first.close();
+
+    // Kept as they were.
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved.state.charges[0]).toMatchObject({ orderReferenceNumber: 'ORDER-8', refunds: [{ amountMinor: 1500 }] });
+    const second = await start();
+    expect(await read(second)).toEqual(before);
+    await second.close();
+
+    // A file written before charges kept them: each is read again from the request, saved card and refunds.
+    const added = ['card', 'customer', 'orderReferenceNumber', 'remark', 'terminalId', 'refunds', 'updatedAt'];
+    for (const charge of saved.state.charges) for (const field of added) delete charge[field];
+    await writeFile(file, JSON.stringify(saved));
+    const third = await start();
+    expect(await read(third)).toEqual(before);
+  });
+
   it('writes a change within about 200 ms, without waiting for close()', async () => {
     const first = await start();
     const created = await call(first, 'POST', '/_sandbox/businesses', {

@@ -14,25 +14,20 @@
  */
 import { SCOPES, webhookEventTypes } from '@paykit/core';
 import * as z from 'zod';
+import { completeCharge, type StoredCharge } from './charge-records.js';
 import type { SandboxContext } from './context.js';
 import type { LedgerEntry } from './ledger.js';
 import type { App, AuthorizationCode, Grant, User } from './oauth/oauth-state.js';
 import { NO_EXTRAS, type PaymentRequestExtras } from './payment-request-extras.js';
 import { RESOURCE_KINDS, RESOURCE_SCHEMAS, type NewResource } from './resources.js';
-import {
-  DEFAULT_ENDPOINT_NAME,
-  type Business,
-  type ChargeRecord,
-  type PaymentRequestRecord,
-  type WebhookEndpoint,
-} from './state.js';
+import { DEFAULT_ENDPOINT_NAME, type Business, type PaymentRequestRecord, type WebhookEndpoint } from './state.js';
 
 /** What the `format` field of a state document says. */
 export const SNAPSHOT_FORMAT = 'paykit-sandbox-state';
 /**
  * The version this sandbox writes and reads. Bump it when a stored shape changes in a way an older file cannot
  * be read as (there is no migration); a field added with a default for older files (a payment request's
- * `extras`, a charge's `recurringBillingId`) keeps the version.
+ * `extras`, a charge's `recurringBillingId`, or its payer, card and refunds read from the file) keeps the version.
  */
 export const SNAPSHOT_VERSION = 1;
 
@@ -105,9 +100,20 @@ const charge = z.object({
   currency: z.string(),
   status: z.enum(['pending', 'succeeded', 'failed', 'refunded', 'partially_refunded']),
   paymentMethod: z.string(),
+  // Older files have none of these: completeCharge reads them from the rest of the file.
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable().optional(),
+  customer: z
+    .object({ name: nullableString, email: nullableString, phoneNumber: nullableString })
+    .nullable()
+    .optional(),
+  orderReferenceNumber: nullableString.optional(),
+  remark: nullableString.optional(),
+  terminalId: nullableString.optional(),
+  refunds: z.array(z.object({ id: z.string(), amountMinor: z.int(), at: date })).optional(),
   platformBusinessId: nullableString,
   createdAt: date,
-}) satisfies z.ZodType<ChargeRecord, unknown>;
+  updatedAt: date.optional(),
+}) satisfies z.ZodType<StoredCharge, unknown>;
 
 // A file written before endpoints were registered through the webhook-events API holds only the URL: such an
 // endpoint got every event then, so it keeps getting every event; it gets the default name and is dated when read
@@ -237,7 +243,12 @@ export function snapshotSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>
         createdAt: r.createdAt.toISOString(),
         updatedAt: r.updatedAt.toISOString(),
       })),
-      charges: [...state.charges.values()].map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })),
+      charges: [...state.charges.values()].map((c) => ({
+        ...c,
+        refunds: c.refunds.map((r) => ({ ...r, at: r.at.toISOString() })),
+        createdAt: c.createdAt.toISOString(),
+        updatedAt: c.updatedAt.toISOString(),
+      })),
       webhookEndpoints: [...state.webhookEndpoints.values()].map((e) => ({
         ...e,
         createdAt: e.createdAt.toISOString(),
@@ -291,13 +302,14 @@ export function restoreSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>,
   state.businesses.clear();
   for (const b of snapshot.state.businesses) state.businesses.set(b.id, b);
   for (const r of snapshot.state.paymentRequests) state.paymentRequests.set(r.id, r);
-  for (const c of snapshot.state.charges) state.charges.set(c.id, c);
   for (const e of snapshot.state.webhookEndpoints) state.webhookEndpoints.set(e.id, e);
   for (const e of snapshot.state.ledger) state.ledger.entries.push(e);
   // Checked against the kind's schema when decoded (`resource` above), so it is that kind's record.
   for (const r of snapshot.state.resources) {
     state.resources.add(r.kind, r.businessId, r.json as unknown as NewResource<typeof r.kind>);
   }
+  // After the payment requests and the resources: an older file's charge reads what it lacks from them.
+  for (const c of snapshot.state.charges) state.charges.set(c.id, completeCharge(c, state));
 
   oauth.reset();
   oauth.users.clear();

@@ -20,6 +20,7 @@ import { chargeJson } from './serialize.js';
 import type { ResourceOf } from './resources.js';
 import type { WireOf } from './wire.js';
 import type { ChargeRecord } from './state.js';
+import { savedCardCharge } from './charge-records.js';
 
 /** A saved-card record as stored and answered (core's `savedCardSchema`). */
 export type SavedCardJson = ResourceOf<'saved_cards'>;
@@ -188,19 +189,12 @@ export function chargeSavedCard(
   }
   const { state, webhooks } = sandbox;
   const currency = charge.currency.toLowerCase();
-  const created: ChargeRecord = {
-    id: newId(),
+  const created: ChargeRecord = savedCardCharge(
+    record,
     businessId,
-    // A saved-card charge belongs to no payment request: it carries the record it charged instead.
-    paymentRequestId: null,
-    recurringBillingId: record.id,
-    amountMinor: charge.amountMinor,
-    currency,
-    status: 'pending',
-    paymentMethod: 'card',
-    platformBusinessId: null,
-    createdAt: new Date(),
-  };
+    { amountMinor: charge.amountMinor, currency },
+    new Date(),
+  );
   state.charges.set(created.id, created);
   const targets = [
     ...state.endpointsOf(businessId).map((e) => e.url),

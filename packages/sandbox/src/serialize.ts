@@ -1,11 +1,11 @@
 /**
- * Records as the API answers with them (spec 2.7 for payment requests; charges are paykit's shape). Each
+ * Records as the API answers with them (spec 2.7 for payment requests, the real service's OpenAPI for charges). Each
  * serializer's return type is core's response schema for it (`wire.ts`), so a field that drifts from what the
  * clients read fails to compile; `operation-answers.test.ts` parses real answers with the same schemas.
  */
 import { formatMinor, minorToMajor } from '@paykit/core';
-import { isoWithOffset, isoWithoutOffset } from './clock.js';
-import { processingFeeParts } from './ledger.js';
+import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from './clock.js';
+import { PROCESSING_FEE, processingFeeParts } from './ledger.js';
 import type { NewResource } from './resources.js';
 import type { ChargeRecord, PaymentRequestRecord } from './state.js';
 import type { WireOf } from './wire.js';
@@ -37,34 +37,114 @@ export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: stri
 }
 
 /**
- * A charge as JSON, with the fee and currency fields the service's charges carry: `home_currency` and
- * `exchange_rate` (the sandbox settles a charge in its own currency, as its ledger credits it, so the rate is
- * 1), and the processing fee the ledger debits as `fixed_fee` + `discount_fee` at `discount_fee_rate` percent.
+ * A charge as JSON, in the service's shape (charges OpenAPI, "Get Charge Details"; the "Event Webhooks" page's
+ * `business_id`, `refunded_at`, `failed_reason`), every value read from the sandbox's own state:
+ * - fees: the processing fee the ledger debits for a paid charge, as `fixed_fee` + `discount_fee` at
+ *   `discount_fee_rate` percent, and `amount_without_fees` the amount less both; a charge that was never paid
+ *   has no fee entry, so its fees are 0. It settles in its own currency, as the ledger credits it
+ *   (`home_currency` the same, `exchange_rate` 1);
+ * - refunds: the ones routes/money.ts recorded, their sum, the latest one's time (`refunded_at` in the refund
+ *   record's format), and each as its refund record has it;
+ * - `channel`: `api_store` for a payment request, `api_recurring_dashboard` for a saved card's charge, the
+ *   values the service's examples show for those two (the README says why);
+ * - nothing the sandbox does not have: no customer record (`customer_id` null), no staff (`executor`), no
+ *   location, no webhook log, no provider reference, no logos (it serves no icons), `admin_fee` false.
  */
 export function chargeJson(record: ChargeRecord): WireOf<'charges.get'> {
-  const fee = processingFeeParts(record.amountMinor);
+  const paid = record.status !== 'pending' && record.status !== 'failed';
+  const fee = paid ? processingFeeParts(record.amountMinor) : { fixedMinor: 0, rateMinor: 0 };
+  const refundedMinor = record.refunds.reduce((sum, refund) => sum + refund.amountMinor, 0);
+  const latestRefund = record.refunds.at(-1);
   return {
     id: record.id,
-    payment_request_id: record.paymentRequestId,
     business_id: record.businessId,
-    amount: minorToMajor(record.amountMinor),
     currency: record.currency,
     home_currency: record.currency.toLowerCase(),
     exchange_rate: '1.00000',
+    amount: minorToMajor(record.amountMinor),
+    amount_without_fees: minorToMajor(record.amountMinor - fee.fixedMinor - fee.rateMinor),
+    refunded_amount: minorToMajor(refundedMinor),
+    refunded_at: latestRefund ? isoUtcMicros(latestRefund.at) : null,
     fixed_fee: minorToMajor(fee.fixedMinor),
     discount_fee: minorToMajor(fee.rateMinor),
-    discount_fee_rate: fee.ratePercent,
+    discount_fee_rate: PROCESSING_FEE.ratePercent,
+    remark: record.remark,
     status: record.status,
-    payment_method: record.paymentMethod,
+    failed_reason: record.status === 'failed' ? DECLINED : null,
+    payment_method: chargePaymentMethodJson(record),
+    customer_id: null,
+    customer: record.customer && {
+      name: record.customer.name,
+      email: record.customer.email,
+      phone_number: record.customer.phoneNumber,
+    },
+    payment_request_id: record.paymentRequestId,
     // A saved card's charge names its record, as the service's charge detail does (`target_type`).
     ...(record.recurringBillingId === null
-      ? {}
+      ? { target_id: null, target_type: null }
       : {
           recurring_billing_id: record.recurringBillingId,
           target_id: record.recurringBillingId,
           target_type: 'business_recurring_plan',
         }),
-    created_at: isoWithoutOffset(record.createdAt),
+    webhook_status: false,
+    order_reference_number: record.orderReferenceNumber,
+    executor: null,
+    location: null,
+    channel: record.recurringBillingId === null ? 'api_store' : 'api_recurring_dashboard',
+    admin_fee: false,
+    refunds: record.refunds.map((refund) => ({
+      id: refund.id,
+      amount_refunded: minorToMajor(refund.amountMinor),
+      currency: record.currency,
+      status: 'succeeded',
+      refunded_at: isoUtcMicros(refund.at),
+      created_at: isoWithoutOffset(refund.at),
+    })),
+    webhook_logs: [],
+    terminal_id: record.terminalId,
+    // Decided in the call that made it: a charge that is no longer pending closed when it was created.
+    closed_at: record.status === 'pending' ? null : isoWithOffset(record.createdAt),
+    created_at: isoWithOffset(record.createdAt),
+    updated_at: isoWithOffset(record.updatedAt),
+  };
+}
+
+/** `failed_reason` of a failed charge: the sandbox fails a payment only when told to decline it. */
+const DECLINED = 'The payment was declined';
+
+/**
+ * The sandbox's test cards are taken as issued in the United States, as the service's example shows its Visa
+ * ending 4242: the sandbox reads no issuer from a number.
+ */
+const TEST_CARD_COUNTRY = { country_code: 'US', country: 'United States of America' } as const;
+
+/** Brand names as the service writes them (`Visa`); the sandbox keeps the code it read from the number. */
+const BRAND_NAMES: Readonly<Record<string, string>> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+};
+
+/** A brand code's name; one the table does not know (`card`, an unknown prefix) capitalised. */
+function brandName(code: string): string {
+  const known = Object.hasOwn(BRAND_NAMES, code) ? BRAND_NAMES[code] : undefined;
+  return known ?? code.charAt(0).toUpperCase() + code.slice(1);
+}
+
+/** `payment_method` of a charge: the method's code as both `code` and `name`, and the card when it took one. */
+function chargePaymentMethodJson(record: ChargeRecord): NonNullable<WireOf<'charges.get'>['payment_method']> {
+  const { card } = record;
+  return {
+    code: record.paymentMethod,
+    name: record.paymentMethod,
+    type: 'charge',
+    provider_reference: null,
+    data: card && {
+      brand: brandName(card.brand),
+      last4: card.last4,
+      ...TEST_CARD_COUNTRY,
+    },
   };
 }
 

@@ -2,7 +2,7 @@
  * The sandbox's memory: every record the emulated API holds, in plain maps. One instance per sandbox;
  * `reset()` empties it and seeds the demo business again.
  */
-import type { WebhookEventType } from '@paykit/core';
+import type { ChargeStatus, WebhookEventType } from '@paykit/core';
 import { Ledger } from './ledger.js';
 import type { PaymentRequestExtras } from './payment-request-extras.js';
 import { ResourceStore } from './resources.js';
@@ -56,10 +56,46 @@ export interface ChargeRecord {
   recurringBillingId: string | null;
   amountMinor: number;
   currency: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'partially_refunded';
+  /** Pending only inside the call that makes it: the sandbox decides a charge as it creates it. */
+  status: ChargeStatus;
+  /** The method's code (`card`, `paynow_online`, `wifi_card_reader`, ...). */
   paymentMethod: string;
+  /** The card it was paid with, when the method takes one; null otherwise. */
+  card: ChargeCard | null;
+  /** Who paid, as the payment request or the saved card names them; null when neither names anyone. */
+  customer: ChargeCustomer | null;
+  /** The payment request's `reference_number` (the service's `order_reference_number`). */
+  orderReferenceNumber: string | null;
+  /** What the merchant wrote: the payment request's `purpose`, or the saved card's `name`. */
+  remark: string | null;
+  /** The card reader of a `wifi_card_reader` payment. */
+  terminalId: string | null;
+  /** The refunds made of it, oldest first (routes/money.ts adds each with its refund record). */
+  refunds: ChargeRefund[];
   platformBusinessId: string | null;
   createdAt: Date;
+  /** When it last changed: its creation (it is decided in the same call) or its latest refund. */
+  updatedAt: Date;
+}
+
+/** A card as a charge keeps it: the brand's code as the sandbox reads it from the number, and the last four. */
+export interface ChargeCard {
+  brand: string;
+  last4: string;
+}
+
+/** The payer a charge names. */
+export interface ChargeCustomer {
+  name: string | null;
+  email: string | null;
+  phoneNumber: string | null;
+}
+
+/** One refund of a charge: the refund record's id, how much and when. */
+export interface ChargeRefund {
+  id: string;
+  amountMinor: number;
+  at: Date;
 }
 
 /**

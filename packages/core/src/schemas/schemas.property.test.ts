@@ -372,6 +372,7 @@ const responseRows: Record<string, z.ZodType> = {
   paymentRequestSchema: core.paymentRequestSchema,
   paymentRequestListSchema: core.paymentRequestListSchema,
   chargeSchema: core.chargeSchema,
+  chargePaymentMethodSchema: core.chargePaymentMethodSchema,
   webhookEndpointSchema: core.webhookEndpointSchema,
   webhookEndpointListSchema: core.webhookEndpointListSchema,
   paymentNotificationSchema: core.paymentNotificationSchema,

@@ -64,7 +64,14 @@ describe('checkout page', () => {
     expect((await call(sandbox, 'GET', `/v1/payment-requests/${request.id}`)).body.status).toBe(status);
     const charges = (await call(sandbox, 'GET', '/v1/charges')).body.data;
     expect(charges).toMatchObject([
-      { payment_request_id: request.id, amount: 19.99, currency: 'sgd', payment_method: 'card', status: outcome },
+      {
+        payment_request_id: request.id,
+        amount: 19.99,
+        currency: 'sgd',
+        // The service's object: the method's code, and the card the checkout pays with.
+        payment_method: { code: 'card', name: 'card', data: { brand: 'Visa', last4: '4242' } },
+        status: outcome,
+      },
     ]);
     expect((await call(sandbox, 'GET', `/v1/charges/${charges[0].id}`)).body).toEqual(charges[0]);
   });

@@ -28,10 +28,7 @@ export function moneyRoutes(sandbox: SandboxContext) {
     if (charge.status !== 'succeeded' && charge.status !== 'partially_refunded') {
       throw new PaykitError('conflict', `A ${charge.status} payment cannot be refunded`);
     }
-    const already = state.resources
-      .list('refunds', business.id)
-      .filter((r) => r.payment_id === charge.id)
-      .reduce((sum, r) => sum + majorToMinor(r.amount_refunded, { field: 'amount_refunded' }), 0);
+    const already = charge.refunds.reduce((sum, r) => sum + r.amountMinor, 0);
     const amountMinor = majorToMinor(input.amount);
     if (amountMinor > charge.amountMinor - already) {
       const remaining = formatMinor(charge.amountMinor - already);
@@ -54,6 +51,9 @@ export function moneyRoutes(sandbox: SandboxContext) {
       created_at: isoWithoutOffset(now),
     });
     charge.status = amountMinor + already === charge.amountMinor ? 'refunded' : 'partially_refunded';
+    // The charge answers its refunds itself (`refunded_amount`, `refunded_at`, `refunds`), as the service's does.
+    charge.refunds.push({ id: record.id, amountMinor, at: now });
+    charge.updatedAt = now;
     state.ledger.add({
       businessId: business.id,
       description: `Refund ${record.id} of charge ${charge.id}`,

@@ -207,9 +207,10 @@ describe('payments client, operation by operation', () => {
       redirect: 'manual',
     });
     expect((await client.paymentRequests.get(request.id)).status).toBe('completed');
-    expect((await client.charges.list()).data.find((c) => c.payment_request_id === request.id)?.payment_method).toBe(
-      'wifi_card_reader',
-    );
+    // The charge's payment_method is the service's object; the method's code is its `code`, and the charge
+    // names the card reader it was paid on.
+    const charge = (await client.charges.list()).data.find((c) => c.payment_request_id === request.id);
+    expect(charge).toMatchObject({ payment_method: { code: 'wifi_card_reader' }, terminal_id: terminal.id });
     const qr = (
       await call(sandbox, 'POST', '/_sandbox/static-qr-codes', {
         json: { business_id: business(), name: 'Counter QR' },
