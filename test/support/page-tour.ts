@@ -1,11 +1,13 @@
 /**
  * Every page a shopper, a merchant or a developer sees in the demo and the sandbox, each in a state worth
  * looking at: a pending and a completed checkout, the return page after a payment, the marketplace with a
- * connected merchant, the consent page, the connected apps, a card reader with a payment waiting, orders with
- * one order. Made by walking the real flows once in Chromium; the pages are then visited again by URL, with
- * the walk's cookies (the dashboard session), at every size and colour scheme a test wants.
+ * connected merchant, the consent page, the connected apps, the API keys, the webhooks with an endpoint, a card
+ * reader with a payment waiting, orders with one order. Made by walking the real flows once in Chromium; the pages
+ * are then visited again by URL, with the walk's cookies (the dashboard session), at every size and colour scheme
+ * a test wants.
  */
 import { call } from '@paykit/test-support/sandbox-calls';
+import { accepted } from '@paykit/test-support/sandbox-control';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { RunningDemo } from '../../demo/start-demo.js';
 import { DEMO_MERCHANT } from '../../demo/platform.js';
@@ -96,6 +98,15 @@ export async function prepareTour(demo: RunningDemo, browser: Browser): Promise<
     },
   });
 
+  // An endpoint on the signed-in merchant, so that the webhooks page shows one with its buttons, not only the form.
+  const merchant = [...demo.sandbox.context.state.businesses.values()].find(({ name }) => name === DEMO_MERCHANT.name);
+  accepted(
+    await call(demo.sandbox, 'POST', '/_sandbox/webhook-endpoints', {
+      json: { business_id: merchant?.id, name: 'Booking deposits', url: 'https://harbour.example/webhooks' },
+    }),
+    "register an endpoint for the webhooks page's tour",
+  );
+
   const storageState = await context.storageState();
   await context.close();
   return {
@@ -115,6 +126,8 @@ export async function prepareTour(demo: RunningDemo, browser: Browser): Promise<
       { name: 'sandbox-sign-in', url: signIn },
       { name: 'sandbox-consent', url: consent },
       { name: 'sandbox-connected-apps', url: `${sandbox}/dashboard/connected-apps` },
+      { name: 'sandbox-api-keys', url: `${sandbox}/dashboard/api-keys` },
+      { name: 'sandbox-webhooks', url: `${sandbox}/dashboard/webhooks` },
       { name: 'sandbox-terminal', url: terminal.body.url as string },
     ],
   };

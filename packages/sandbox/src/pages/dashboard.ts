@@ -1,7 +1,7 @@
 /**
  * The sandbox dashboard: sign in as a user (no passwords in the sandbox: type an email or pick a user from the
  * list), sign out, and the "Connected apps" page where an Owner or Admin revokes an app, which invalidates its
- * tokens at once with no notification (spec 5.3.4).
+ * tokens at once with no notification (spec 5.3.4). The developer pages (API keys, webhooks) are developers.ts.
  */
 import { isScope } from '@paykit/core';
 import { Hono, type Context } from 'hono';
@@ -9,6 +9,8 @@ import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { approvableBusinesses } from '../oauth/authorize.js';
 import { SCOPE_WORDS } from '../oauth/scope-names.js';
+import { dashboardNav, signedInAs } from './dashboard-nav.js';
+import { developerPages } from './developers.js';
 import { page } from './layout.js';
 import {
   csrfMatches,
@@ -100,15 +102,13 @@ export function dashboardPages(sandbox: SandboxContext) {
     const session = currentSession(c, oauth);
     if (!session) return c.redirect(`/dashboard/sign-in?next=${encodeURIComponent(DASHBOARD_HOME)}`, 303);
     const mine = approvableBusinesses(session.user);
-    const signedIn = html`<form method="post" action="/dashboard/sign-out" class="signed-in">
-      <span>Signed in as ${session.user.email}.</span>
-      <button class="link">Sign out</button>
-    </form>`;
+    const signedIn = signedInAs(session.user.email);
     if (mine.length === 0) {
       return c.html(
         page(
           'Connected apps',
-          html`<h1>Connected apps</h1>
+          html`${dashboardNav(DASHBOARD_HOME)}
+            <h1>Connected apps</h1>
             ${signedIn}
             <p role="alert">Only an Owner or Admin of a business can see and revoke its connected apps.</p>`,
         ),
@@ -119,7 +119,8 @@ export function dashboardPages(sandbox: SandboxContext) {
     return c.html(
       page(
         'Connected apps',
-        html`<h1>Connected apps</h1>
+        html`${dashboardNav(DASHBOARD_HOME)}
+          <h1>Connected apps</h1>
           <p class="muted">Apps you connected to your businesses, and what each can do.</p>
           ${connections.length === 0 ? html`<p>No app is connected.</p>` : ''}
           ${connections.map(
@@ -158,6 +159,8 @@ export function dashboardPages(sandbox: SandboxContext) {
     oauth.revokeConnection(businessId, form.get('client_id') ?? '');
     return c.redirect(DASHBOARD_HOME, 303);
   });
+
+  pages.route('/', developerPages(sandbox));
 
   return pages;
 }

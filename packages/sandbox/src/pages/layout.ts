@@ -4,8 +4,13 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 /**
  * The frame of every sandbox page: a banner that says this is the sandbox, the page in a `<main>`, and the
  * sandbox stylesheet (`/_assets/sandbox.css`, see styles.ts). `title` goes before "Payments sandbox" in the tab.
+ * `wide` widens the column for pages of tables and logs (the dashboard's webhooks); a phone sees no difference.
  */
-export function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
+export function page(
+  title: string,
+  body: HtmlEscapedString | Promise<HtmlEscapedString>,
+  options: { wide?: boolean } = {},
+) {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -18,7 +23,7 @@ export function page(title: string, body: HtmlEscapedString | Promise<HtmlEscape
       </head>
       <body>
         <header class="banner">Payments sandbox: test mode, no real money moves</header>
-        <main>${body}</main>
+        ${options.wide ? html`<main class="wide">${body}</main>` : html`<main>${body}</main>`}
       </body>
     </html>`;
 }

@@ -54,7 +54,7 @@ legend { font-weight: 600; padding: 0; margin-bottom: .5rem; }
 .choice-text { display: flex; flex-direction: column; }
 .choice-hint { color: var(--muted); font-size: .875rem; }
 .field { display: flex; flex-direction: column; gap: .35rem; margin: 0 0 1rem; font-weight: 600; }
-input[type="email"], input[type="text"] { font: inherit; font-weight: 400; min-height: 44px; padding: .5rem .75rem;
+input[type="email"], input[type="text"], input[type="url"], input[type="number"] { font: inherit; font-weight: 400; min-height: 44px; padding: .5rem .75rem;
   border: 1px solid var(--muted); border-radius: 8px; background: var(--surface); color: var(--text); width: 100%; }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.25rem; }
 .actions > * { flex: 1 1 10rem; }
@@ -80,4 +80,32 @@ button:hover, .button:hover { filter: brightness(1.06); }
 .signed-in { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem .75rem; color: var(--muted);
   margin: 1rem 0 0; }
 [role="alert"] { border-left: 4px solid var(--danger); padding: .5rem .75rem; background: var(--danger-soft); }
+/* The dashboard's pages: links between them, keys to copy, forms shown again with their errors, delivery logs. */
+main.wide { max-width: 52rem; }
+h3 { font-size: 1rem; margin: 1.25rem 0 .5rem; }
+h4 { font-size: 1rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
+h5 { font-size: .875rem; margin: .75rem 0 .25rem; }
+code, pre, .key { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .875rem; }
+code { overflow-wrap: anywhere; }
+.dashboard-nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem .5rem; padding: 0; margin: 0 0 1rem; }
+.dashboard-nav a { display: inline-flex; align-items: center; min-height: 44px; padding: 0 .75rem; border-radius: 8px; }
+.dashboard-nav a[aria-current="page"] { background: var(--accent-soft); font-weight: 600; text-decoration: none; }
+.hint { font-weight: 400; font-size: .875rem; color: var(--muted); margin: 0; }
+.field-error { font-weight: 600; color: var(--danger); margin: 0; }
+.notice[role="status"] { border-left: 4px solid var(--accent); padding: .5rem .75rem; background: var(--accent-soft); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap; border: 0; }
+.plain { list-style: none; padding: 0; margin: 0; }
+.business { border-top: 1px solid var(--line); margin-top: 1.5rem; padding-top: 1rem; }
+.checks { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 0 .5rem; }
+.badge { display: inline-block; font-size: .8rem; font-weight: 600; padding: .1rem .5rem; border-radius: 999px;
+  border: 1px solid var(--line); color: var(--muted); vertical-align: middle; }
+.actions form { display: flex; }
+.actions form button { flex: 1; }
+details { margin: .5rem 0; }
+summary { cursor: pointer; padding: .7rem 0; color: var(--accent); }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; padding: .5rem .75rem; border-radius: 8px;
+  background: var(--bg); border: 1px solid var(--line); }
+.attempts { margin: 0 0 .75rem; padding-left: 1.5rem; }
+.attempts li { overflow-wrap: anywhere; }
 `;
