@@ -181,10 +181,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       },
       returnUrl: `${url}/return`,
       webhookUrl: `${url}/paykit/webhooks`,
+      // Both formats come signed with the Demo Store's salt: its payment notifications to `webhookUrl`, and its
+      // event webhooks to the endpoint registered below. One fact in both formats is one order event.
+      webhookSalt: sandbox.seed.salt,
       onEvent: (event) => orders.record(event),
       ...(durable ? { eventStore: durable.events } : {}),
     }),
   );
+  listenForShopEvents(sandbox, `${url}/paykit/webhooks`);
   const platformDemo = await startPlatformDemo(
     sandbox,
     url,
@@ -201,6 +205,21 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     platform: platformDemo,
     close,
   };
+}
+
+/**
+ * Registers the shop's webhook route on the Demo Store for the events of its payment requests, as a merchant does
+ * in the service's dashboard: once, since the sandbox keeps its endpoints in the data folder across restarts.
+ */
+function listenForShopEvents(sandbox: RunningSandbox, url: string): void {
+  const { state } = sandbox.context;
+  if (state.endpointsOf(sandbox.seed.businessId).some((endpoint) => endpoint.url === url)) return;
+  state.addEndpoint({
+    businessId: sandbox.seed.businessId,
+    name: 'Demo shop',
+    url,
+    eventTypes: ['payment_request.completed', 'payment_request.failed', 'charge.created', 'charge.updated'],
+  });
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {

@@ -83,6 +83,10 @@ describe('the demo with a data folder', () => {
       body: JSON.stringify({ outcome: 'succeeded' }),
     });
     await vi.waitFor(() => expect(first.orders.list().map((o) => o.id)).toEqual([id]), { timeout: 5_000 });
+    // The notification as the sandbox signed it, to deliver again after the restart (the delivery log is not kept).
+    const notification = first.sandbox.context.webhooks.deliveries.find(
+      (d) => d.format === 'notification' && d.request.body.includes(id),
+    )!.request;
     const port = Number(new URL(first.url).port);
     await first.close();
     running.splice(0);
@@ -113,12 +117,9 @@ describe('the demo with a data folder', () => {
       body: JSON.stringify({ merchant: merchantId, reference: 'deposit', amount: '20.00', currency: 'SGD' }),
     });
     expect(deposit.status).toBe(201);
-    // The webhook history lasted too: the same event delivered again after the restart is a duplicate.
-    const again = await fetch(`${second.url}/paykit/webhooks`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'evt_redelivered', type: 'payment_request.completed', data: { object: { id } } }),
-    });
+    // The webhook history lasted too: the same notification delivered again after the restart is a duplicate (its
+    // signature still holds: the Demo Store's salt is the seed's, kept in the data file).
+    const again = await fetch(`${second.url}/paykit/webhooks`, { method: 'POST', ...notification });
     expect(await again.json()).toEqual({ received: true, duplicate: true });
     expect(second.orders.list()[0]?.events).toEqual({ 'payment_request.completed': 1 });
 

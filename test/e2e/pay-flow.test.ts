@@ -47,6 +47,14 @@ describe('pay flow in Chromium', () => {
       .toMatch(/payment (was )?(received|successful|complete)/i);
 
     await webhooksSettled();
+    // The shop heard of it in both of the service's formats, signed with its salt, and recorded it once.
+    const told = e2e.demo.sandbox.context.webhooks.deliveries.filter(
+      (d) => d.event === 'payment_request.completed' && d.request.body.includes(id),
+    );
+    expect(told.map((d) => [d.format, d.status, d.response_status]).sort()).toEqual([
+      ['event', 'delivered', 200],
+      ['notification', 'delivered', 200],
+    ]);
     expect(e2e.demo.orders.list().find((order) => order.id === id)).toEqual({
       id,
       status: 'completed',

@@ -9,6 +9,8 @@ import { createPostgresStores, type PostgresStores } from '@paykit/server/postgr
 import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '@paykit/test-support/fleet';
 import { startInstances, type Instance, type InstanceConfig } from '@paykit/test-support/instances';
 import { startTestPostgres, testDatabaseUrl, testTablePrefix, type TestPostgres } from '@paykit/test-support/postgres';
+import { startHttpRecorder } from '@paykit/test-support/http-recorder';
+import { call } from '@paykit/test-support/sandbox-calls';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -38,6 +40,10 @@ async function startFleet(fleet: Fleet, shared: Shared, count: number) {
     tokenTimeoutMs: TOKEN_TIMEOUT_MS,
     shopOrigin: SHOP_ORIGIN,
     stores: shared.config,
+    webhookSalts: {
+      platform: fleet.sandbox.seed.salt,
+      merchants: { [fleet.merchantId]: fleet.sandbox.context.state.businesses.get(fleet.merchantId)!.salt },
+    },
   });
 }
 
@@ -102,37 +108,67 @@ describe('four processes on one PostgreSQL', () => {
     expect(fleet.sandbox.context.state.paymentRequests.has(ids[0]!)).toBe(true);
   });
 
-  it('run the hook once for one webhook delivered to every process at once', async () => {
-    const paid = await fetch(`${fleet.sandbox.url}/_sandbox/payment-requests/${fleet.paymentRequestId}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ outcome: 'succeeded' }),
-    });
-    expect(paid.status).toBe(200);
-    const event = {
-      id: `evt_${randomBytes(8).toString('hex')}`,
-      type: 'payment_request.completed',
-      business_id: fleet.merchantId,
-      data: { object: { id: fleet.paymentRequestId } },
-    };
-    const answers = await Promise.all(
-      instances.map((instance) =>
-        fetch(`${instance.url}/paykit/webhooks`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(event),
-        }),
-      ),
-    );
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-    const bodies = await Promise.all(answers.map(body));
-    expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1);
-    const hookRuns = instances.flatMap((instance) =>
-      instance.messages.filter((m) => m.type === 'event' && m.resourceId === fleet.paymentRequestId),
-    );
-    expect(hookRuns).toEqual([
-      { type: 'event', eventType: 'payment_request.completed', resourceId: fleet.paymentRequestId },
-    ]);
+  it("run the hook once for one paid payment told in both of the service's formats to every process at once", async () => {
+    // The sandbox's genuine deliveries, signed with the merchant's salt, caught by a recorder: then each is sent to
+    // all four processes at once, eight deliveries of one fact.
+    const recorder = await startHttpRecorder();
+    try {
+      const merchant = fleet.sandbox.context.state.businesses.get(fleet.merchantId)!;
+      await call(fleet.sandbox, 'POST', '/_sandbox/webhook-endpoints', {
+        json: { business_id: merchant.id, url: `${recorder.url}/events`, event_types: ['payment_request.completed'] },
+      });
+      const created = await call(fleet.sandbox, 'POST', '/v1/payment-requests', {
+        apiKey: merchant.apiKey,
+        headers: { 'x-platform-key': fleet.sandbox.seed.platformKey },
+        json: { amount: '20.00', currency: 'SGD', webhook: `${recorder.url}/notification` },
+      });
+      const id = created.body.id as string;
+      await call(fleet.sandbox, 'POST', `/_sandbox/payment-requests/${id}/pay`, { json: { outcome: 'succeeded' } });
+      const deliveries = await recorder.waitFor(2);
+      expect(deliveries.map((d) => d.path).sort()).toEqual(['/events', '/notification']);
+      const answers = await Promise.all(
+        deliveries.flatMap((delivery) =>
+          instances.map((instance) =>
+            // A payment notification names no business: a platform's webhook URL names the merchant.
+            fetch(`${instance.url}/paykit/webhooks?merchant=${fleet.merchantId}`, {
+              method: 'POST',
+              headers: Object.fromEntries(
+                Object.entries(delivery.headers).filter(
+                  ([name]) => !['host', 'content-length', 'connection'].includes(name),
+                ),
+              ) as Record<string, string>,
+              body: delivery.body,
+            }),
+          ),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+      const bodies = await Promise.all(answers.map(body));
+      expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1);
+      const hookRuns = instances.flatMap((instance) =>
+        instance.messages.filter((m) => m.type === 'event' && m.resourceId === id),
+      );
+      expect(hookRuns).toEqual([{ type: 'event', eventType: 'payment_request.completed', resourceId: id }]);
+      // A forgery of the same fact (another salt) is refused by every process before anything is done.
+      const forged = deliveries.find((d) => d.path === '/events')!;
+      const refused = await Promise.all(
+        instances.map((instance) =>
+          fetch(`${instance.url}/paykit/webhooks?merchant=${fleet.merchantId}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'hitpay-event-object': 'payment_request',
+              'hitpay-event-type': 'completed',
+              'hitpay-signature': createHash('sha256').update(forged.body).digest('hex'),
+            },
+            body: forged.body,
+          }),
+        ),
+      );
+      expect(refused.map((answer) => answer.status)).toEqual([401, 401, 401, 401]);
+    } finally {
+      await recorder.close();
+    }
   });
 
   it('refuse on every other process a code one of them exchanged, and send it to the token endpoint once', async () => {

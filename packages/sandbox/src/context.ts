@@ -2,7 +2,7 @@ import type { Faults } from './faults.js';
 import type { OAuthState } from './oauth/oauth-state.js';
 import type { RateLimit } from './oauth/rate-limit.js';
 import type { SandboxState } from './state.js';
-import type { WebhookDispatcher } from './webhooks.js';
+import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** What every route of the sandbox works with. */
 export interface SandboxContext {

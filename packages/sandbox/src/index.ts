@@ -10,4 +10,9 @@ export { SandboxDataFileError, type SandboxDataFileErrorCode } from './data-file
 export { SANDBOX_SEED } from './seed.js';
 export { SEED_USER } from './oauth/oauth-state.js';
 export type { SandboxContext } from './context.js';
-export type { WebhookDelivery, SandboxEvent, WebhookDispatcherOptions } from './webhooks.js';
+export type {
+  DeliveryAttempt,
+  WebhookDelivery,
+  WebhookDispatcherOptions,
+  WebhookFault,
+} from './webhooks/dispatcher.js';

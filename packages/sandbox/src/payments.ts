@@ -1,6 +1,6 @@
 /**
  * What happens when a shopper pays or fails on the checkout page (or a test says so): a charge is written,
- * the payment request moves to its final status, and the events of spec section 6 go out.
+ * the payment request moves to its final status, and the service's webhooks go out (webhooks/send.ts).
  */
 import { minorToMajor, PaykitError } from '@paykit/core';
 import { isoWithoutOffset } from './clock.js';
@@ -8,15 +8,19 @@ import { paymentRequestCharge } from './charge-records.js';
 import { createSavedCardRecord, saveCard } from './saved-cards.js';
 import { chargeJson, paymentRequestJson } from './serialize.js';
 import type { SandboxContext } from './context.js';
+import type { ResourceOf } from './resources.js';
 import type { ChargeRecord, PaymentRequestRecord } from './state.js';
+import { sendEvent, sendPaymentNotification } from './webhooks/send.js';
 
 /** How the shopper's attempt ended. */
 export type PaymentOutcome = 'succeeded' | 'failed';
 
 /**
- * Completes a pending payment request. Events: `charge.created` then `charge.updated` (succeeded) or
- * `charge.failed`, then `payment_request.completed` or `payment_request.failed`. Charge events of a request
- * made with a platform key go to the platform's endpoints instead of the merchant's (spec 6, unified stream).
+ * Completes a pending payment request. What goes out, in this order: the payment notification to the request's
+ * `webhook`; `charge.created` (paid: the service's "once a payment is successfully completed") or `charge.failed`;
+ * `payment_request.completed` or `.failed`; and, when paid, `order.created` for the order it leaves. Charge
+ * events of a request made with a platform key go to the platform's endpoints, signed with the platform's salt,
+ * instead of the merchant's (spec 6, unified stream); everything else is the merchant's.
  */
 export function completePayment(
   sandbox: SandboxContext,
@@ -34,18 +38,12 @@ export function completePayment(
     now,
   );
   sandbox.state.charges.set(charge.id, charge);
-  const { state, webhooks } = sandbox;
-  const chargeTargets = state.endpointsOf(request.platformBusinessId ?? request.businessId).map((e) => e.url);
-  const requestTargets = [
-    ...state.endpointsOf(request.businessId).map((e) => e.url),
-    ...(request.webhook ? [request.webhook] : []),
-  ];
-
-  webhooks.emit('charge.created', request.businessId, chargeJson(charge), chargeTargets);
+  const { state } = sandbox;
   charge.status = outcome;
   request.status = outcome === 'succeeded' ? 'completed' : 'failed';
+  let order: ResourceOf<'orders'> | undefined;
   if (outcome === 'succeeded') {
-    recordPaidRequest(sandbox, request, charge);
+    order = recordPaidRequest(sandbox, request, charge);
     state.ledger.recordCharge({
       chargeId: charge.id,
       businessId: request.businessId,
@@ -56,33 +54,43 @@ export function completePayment(
     });
   }
   request.updatedAt = now;
-  webhooks.emit(
-    outcome === 'succeeded' ? 'charge.updated' : 'charge.failed',
-    request.businessId,
+  sendPaymentNotification(sandbox, request, charge);
+  const paid = outcome === 'succeeded';
+  sendEvent(
+    sandbox,
+    paid ? 'charge.created' : 'charge.failed',
     chargeJson(charge),
-    chargeTargets,
+    charge.platformBusinessId ?? request.businessId,
   );
-  webhooks.emit(
-    outcome === 'succeeded' ? 'payment_request.completed' : 'payment_request.failed',
-    request.businessId,
+  sendEvent(
+    sandbox,
+    paid ? 'payment_request.completed' : 'payment_request.failed',
     paymentRequestJson(request, sandbox.publicUrl()),
-    requestTargets,
+    request.businessId,
   );
+  if (order) sendEvent(sandbox, 'order.created', order, request.businessId);
   return charge;
 }
 
-/** What a paid request leaves behind besides the charge: an order, and a saved card when one was asked for. */
-function recordPaidRequest(sandbox: SandboxContext, request: PaymentRequestRecord, charge: ChargeRecord): void {
+/**
+ * What a paid request leaves behind besides the charge: an order (returned, for its event), and a saved card when
+ * one was asked for.
+ */
+function recordPaidRequest(
+  sandbox: SandboxContext,
+  request: PaymentRequestRecord,
+  charge: ChargeRecord,
+): ResourceOf<'orders'> {
   const { resources } = sandbox.state;
   const now = isoWithoutOffset(new Date());
-  resources.add('orders', request.businessId, {
+  const order = resources.add('orders', request.businessId, {
     status: 'paid',
     amount: minorToMajor(request.amountMinor),
     currency: request.currency,
     payment_request_id: request.id,
     created_at: now,
   });
-  if (!request.saveCard) return;
+  if (!request.saveCard) return order;
   // The same record as `POST /v1/recurring-billing` with save_card makes, with the card already saved: the
   // shopper paid by card on this checkout (the sandbox's Visa test card).
   const record = createSavedCardRecord(
@@ -102,4 +110,5 @@ function recordPaidRequest(sandbox: SandboxContext, request: PaymentRequestRecor
   );
   record.charge_id = charge.id;
   saveCard(record, { brand: 'visa', last4: '4242' });
+  return order;
 }

@@ -20,6 +20,8 @@ import type { LedgerEntry } from './ledger.js';
 import type { App, AuthorizationCode, Grant, User } from './oauth/oauth-state.js';
 import { NO_EXTRAS, type PaymentRequestExtras } from './payment-request-extras.js';
 import { RESOURCE_KINDS, RESOURCE_SCHEMAS, type NewResource } from './resources.js';
+import { newSecret } from './ids.js';
+import { SANDBOX_SEED } from './seed.js';
 import { DEFAULT_ENDPOINT_NAME, type Business, type PaymentRequestRecord, type WebhookEndpoint } from './state.js';
 
 /** What the `format` field of a state document says. */
@@ -37,14 +39,22 @@ const nullableString = z.string().nullable();
 
 // Each schema's output must be the record the sandbox holds, so a field added to a record and forgotten here
 // fails to compile (`satisfies`), rather than vanishing on the next restart.
-const business = z.object({
-  id: z.string(),
-  name: z.string(),
-  country: z.string(),
-  currency: z.string(),
-  apiKey: z.string(),
-  platformKey: nullableString,
-}) satisfies z.ZodType<Business>;
+// A file written before businesses had a salt gets one: the seed's own for the seeded business, a new one for the
+// others (written back with the next change, so it stays the same from then on).
+const business = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    country: z.string(),
+    currency: z.string(),
+    apiKey: z.string(),
+    platformKey: nullableString,
+    salt: z.string().optional(),
+  })
+  .transform(({ salt, ...rest }): Business => ({
+    ...rest,
+    salt: salt ?? (rest.id === SANDBOX_SEED.businessId ? SANDBOX_SEED.salt : newSecret('salt_sandbox')),
+  })) satisfies z.ZodType<Business, unknown>;
 
 // The real service's documented payment-request fields; a file written before they were kept has none.
 const paymentRequestExtras = z.object({

@@ -21,6 +21,7 @@ import type { ResourceOf } from './resources.js';
 import type { WireOf } from './wire.js';
 import type { ChargeRecord } from './state.js';
 import { savedCardCharge } from './charge-records.js';
+import { sendEvent, sendSavedCardNotification } from './webhooks/send.js';
 
 /** A saved-card record as stored and answered (core's `savedCardSchema`). */
 export type SavedCardJson = ResourceOf<'saved_cards'>;
@@ -174,8 +175,8 @@ export type SavedCardChargeAnswer = WireOf<'savedCards.charge'>;
 
 /**
  * Charges the saved card of `record`: a succeeded charge in the charges list and the ledger, the record's
- * `times_charged` and `total_charge` moved on, and `charge.created` then `charge.updated` (spec 6) sent to the
- * business's endpoints and to the record's own `webhook` when it has one.
+ * `times_charged` and `total_charge` moved on, `charge.created` sent to the business's endpoints that listen, and
+ * the notification form to the record's own `webhook` when it has one (webhooks/send.ts).
  */
 export function chargeSavedCard(
   sandbox: SandboxContext,
@@ -187,7 +188,7 @@ export function chargeSavedCard(
   if (!record.payment_method) {
     throw new PaykitError('conflict', 'No card is saved on this recurring billing yet: open its url first');
   }
-  const { state, webhooks } = sandbox;
+  const { state } = sandbox;
   const currency = charge.currency.toLowerCase();
   const created: ChargeRecord = savedCardCharge(
     record,
@@ -196,12 +197,6 @@ export function chargeSavedCard(
     new Date(),
   );
   state.charges.set(created.id, created);
-  const targets = [
-    ...state.endpointsOf(businessId).map((e) => e.url),
-    ...(typeof record.webhook === 'string' ? [record.webhook] : []),
-  ];
-  const eventObject = () => chargeJson(created);
-  webhooks.emit('charge.created', businessId, eventObject(), targets);
   created.status = 'succeeded';
   state.ledger.recordCharge({
     chargeId: created.id,
@@ -216,7 +211,8 @@ export function chargeSavedCard(
   const chargedBefore = majorToMinor(record.total_charge ?? 0, { field: 'total_charge', allowZero: true });
   record.total_charge = minorToMajor(chargedBefore + charge.amountMinor);
   record.updated_at = isoWithoutOffset(new Date());
-  webhooks.emit('charge.updated', businessId, eventObject(), targets);
+  sendSavedCardNotification(sandbox, record, created);
+  sendEvent(sandbox, 'charge.created', chargeJson(created), businessId);
   return {
     payment_id: created.id,
     recurring_billing_id: record.id,

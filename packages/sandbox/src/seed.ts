@@ -10,4 +10,6 @@ export const SANDBOX_SEED = {
   currency: 'sgd',
   apiKey: 'sandbox_api_key_demo_store',
   platformKey: 'sandbox_platform_key_demo_store',
+  /** The key its webhooks are signed with (the real service's "salt", shown beside the API key). */
+  salt: 'sandbox_salt_demo_store',
 } as const;

@@ -8,7 +8,7 @@ import { createSandboxApp } from './app.js';
 import type { SandboxContext } from './context.js';
 import { SANDBOX_SEED } from './seed.js';
 import { SandboxState } from './state.js';
-import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/dispatcher.js';
 import { OAuthState, SEED_USER } from './oauth/oauth-state.js';
 import { RateLimit } from './oauth/rate-limit.js';
 import { Faults } from './faults.js';
@@ -40,7 +40,15 @@ export interface RunningSandbox {
   /** Its origin, e.g. `http://127.0.0.1:4010`: the API base URL, the dashboard URL and the checkout origin. */
   readonly url: string;
   /** The seeded business, its keys, and its Owner's dashboard user (sign in as `ownerEmail`, no password). */
-  readonly seed: { businessId: string; apiKey: string; platformKey: string; ownerUserId: string; ownerEmail: string };
+  readonly seed: {
+    businessId: string;
+    apiKey: string;
+    platformKey: string;
+    /** The key the seeded business's webhooks are signed with (`webhookSalt` of `createPaykitHandler`). */
+    salt: string;
+    ownerUserId: string;
+    ownerEmail: string;
+  };
   /** Its memory, for tests that look inside. */
   readonly context: SandboxContext;
   /** Stops listening, drops open connections, cancels webhook retries, and writes the data file's last changes. */
@@ -103,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       businessId: SANDBOX_SEED.businessId,
       apiKey: SANDBOX_SEED.apiKey,
       platformKey: SANDBOX_SEED.platformKey,
+      salt: SANDBOX_SEED.salt,
       ownerUserId: SEED_USER.id,
       ownerEmail: SEED_USER.email,
     },

@@ -19,6 +19,12 @@ export interface Business {
   apiKey: string;
   /** Set on platform-enabled accounts only (spec 5.4.1). */
   platformKey: string | null;
+  /**
+   * The secret its webhooks are signed with: the real service's "salt", shown in its dashboard beside the API key.
+   * A payment notification and the business's event webhooks are signed with it; the unified stream of a
+   * platform (charge events of payments made with its key) with the platform's own.
+   */
+  salt: string;
 }
 
 /** A payment request as the sandbox stores it; amounts in minor units. */
@@ -147,6 +153,7 @@ export class SandboxState {
       currency: SANDBOX_SEED.currency,
       apiKey: SANDBOX_SEED.apiKey,
       platformKey: SANDBOX_SEED.platformKey,
+      salt: SANDBOX_SEED.salt,
     });
   }
 
@@ -159,6 +166,7 @@ export class SandboxState {
       currency: input.currency.toLowerCase(),
       apiKey: newSecret('sk_sandbox'),
       platformKey: input.platform ? newSecret('pk_sandbox') : null,
+      salt: newSecret('salt_sandbox'),
     };
     this.businesses.set(business.id, business);
     return business;

@@ -11,6 +11,8 @@ export interface CountingProxy {
   readonly url: string;
   /** Requests seen, by `METHOD /path` (query left out). */
   count(method: string, path: string): number;
+  /** Every request seen, whatever its path. */
+  total(): number;
   /** The `x-test-instance` header of each token request, in arrival order. */
   readonly tokenRequestsBy: string[];
   close(): Promise<void>;
@@ -55,6 +57,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   return {
     url,
     count: (method, path) => counts.get(`${method} ${path}`) ?? 0,
+    total: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     tokenRequestsBy,
     close: () =>
       new Promise<void>((resolve) => {

@@ -5,7 +5,13 @@
  * Started by `startInstances` (instances.ts) with `fork`; its configuration is the JSON in
  * `argv[2]`. It tells the test on the IPC channel when it listens, and every time a hook runs.
  */
-import { createPaykitHandler, createPlatform, FileConnectionStore, type Logger } from '@paykit/server';
+import {
+  createPaykitHandler,
+  createPlatform,
+  FileConnectionStore,
+  type Logger,
+  type WebhookSaltContext,
+} from '@paykit/server';
 import { toNodeListener } from '@paykit/server/node';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,13 +63,23 @@ const handler = createPaykitHandler({
     platform_commission_amount: '1.00',
   }),
   returnUrl: `${config.shopOrigin}/return`,
+  ...(config.webhookSalts ? { webhookSalt: saltOf(config.webhookSalts) } : {}),
   onEvent: (event) => {
-    const resource = 'paymentRequest' in event ? event.paymentRequest : event.charge;
-    tell({ type: 'event', eventType: event.type, resourceId: resource.id });
+    const resource = 'paymentRequest' in event ? event.paymentRequest : 'charge' in event ? event.charge : undefined;
+    tell({ type: 'event', eventType: event.type, resourceId: resource?.id ?? '' });
   },
   ...('events' in stores ? { eventStore: stores.events, idempotencyStore: stores.idempotency } : {}),
   logger,
 });
+
+/**
+ * A platform's choice of salt: its own for the charge events of its unified stream, the merchant's for the rest
+ * (a merchant whose salt it does not know is confirmed by the re-fetch alone).
+ */
+function saltOf(salts: NonNullable<InstanceConfig['webhookSalts']>) {
+  return ({ format, object, businessId }: WebhookSaltContext): string | undefined =>
+    format === 'event' && object === 'charge' ? salts.platform : salts.merchants[businessId ?? ''];
+}
 
 const server = createServer(toNodeListener(handler));
 server.listen(0, '127.0.0.1', () => {

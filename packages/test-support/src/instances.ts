@@ -16,6 +16,11 @@ export interface InstanceConfig {
   tokenTimeoutMs: number;
   /** The origin of the shop's pages (allowed to post to the handler). */
   shopOrigin: string;
+  /**
+   * The salts webhooks are checked with: the platform's own (its unified stream of charge events) and each
+   * merchant's, by business id (their payment notifications and payment-request events). Without it, no check.
+   */
+  webhookSalts?: { platform: string; merchants: Record<string, string> };
   stores:
     | { kind: 'postgres'; url: string; tablePrefix: string; encryptionKey: string }
     | { kind: 'file'; path: string; encryptionKey: string };

@@ -13,10 +13,11 @@ export interface SandboxApp {
   client_secret: string;
 }
 
-/** A business as the sandbox creates it: its id and its own API key. */
+/** A business as the sandbox creates it: its id, its own API key, and the salt its webhooks are signed with. */
 export interface SandboxBusiness {
   id: string;
   api_key: string;
+  salt: string;
 }
 
 /** What {@link registerApp} registers. */

@@ -14,6 +14,7 @@ import type { ResourceKind } from '../resources.js';
 import { estimateJson, quoteTransfer, transferMoneyJson } from '../transfer-quote.js';
 import { productJson } from '../serialize.js';
 import { recordsCursorList, recordsNumberedList } from '../paginate.js';
+import { sendEvent } from '../webhooks/send.js';
 
 /** The routes. */
 export function commerceRoutes(sandbox: SandboxContext) {
@@ -98,6 +99,7 @@ export function commerceRoutes(sandbox: SandboxContext) {
       created_at: at,
       updated_at: at,
     });
+    sendEvent(sandbox, 'invoice.created', invoice, business.id);
     return c.json(invoice);
   });
   // The service filters its invoice list by customer email, status and reference.
@@ -189,6 +191,9 @@ export function commerceRoutes(sandbox: SandboxContext) {
       feeMinor: quote.feeMinor,
       currency: quote.sourceCurrency,
     });
+    // The service's transfer events: created, and one per status it reaches (a new transfer is scheduled).
+    sendEvent(sandbox, 'transfer.created', transfer, business.id);
+    sendEvent(sandbox, 'transfer.scheduled', transfer, business.id);
     return c.json(transfer, 201);
   });
   // The service filters its transfer list by beneficiary and status.

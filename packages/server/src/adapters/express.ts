@@ -3,7 +3,7 @@
  * middleware; requests inside it are answered by the handler, whether or not a body parser ran first.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handleNodeRequest } from './node.js';
+import { handleNodeRequest, type ConsumedBody } from './node.js';
 
 /** The handler as the middleware needs it. */
 export interface PrefixedHandler {
@@ -37,10 +37,15 @@ export function paykitMiddleware(
 }
 
 /**
- * When `express.json()` (or another parser) already read the stream, the bytes are gone: hand the handler
- * the parsed value again as JSON, so that its own size and shape checks still run on it.
+ * When another middleware already read the stream: `express.raw()` and `express.text()` kept the bytes, which
+ * the handler gets as they were; `express.json()` (or another parser) kept only a value, which the handler gets
+ * again as JSON, marked as rebuilt, so that its size and shape checks still run on it while the webhook route,
+ * whose signature covers the exact bytes, says what to move instead of failing the signature.
  */
-function consumedBody(req: ConnectRequest): string | undefined {
+function consumedBody(req: ConnectRequest): ConsumedBody | undefined {
   if (!req._body && !req.readableEnded) return undefined;
-  return req.body === undefined ? '' : JSON.stringify(req.body);
+  if (typeof req.body === 'string') return { bytes: req.body, rebuilt: false };
+  // Copied out of the Buffer (whose memory Node pools) into bytes of their own.
+  if (req.body instanceof Uint8Array) return { bytes: new Uint8Array(req.body), rebuilt: false };
+  return { bytes: req.body === undefined ? '' : JSON.stringify(req.body), rebuilt: true };
 }

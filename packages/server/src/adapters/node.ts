@@ -8,10 +8,19 @@
  * a refused body is never waited for.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonText } from '../handler/http.js';
+import { jsonText, markBodyRebuilt } from '../handler/http.js';
 
 /** A request as Express and Connect pass it: `originalUrl` is the URL before any mount path was removed. */
 type NodeRequest = IncomingMessage & { originalUrl?: string };
+
+/**
+ * A body another middleware already read off the stream: its bytes (a raw or text parser kept them), or a copy
+ * `rebuilt` from the value a parser made of them (`express.json()`), which is the same data but not the bytes.
+ */
+export interface ConsumedBody {
+  bytes: string | Uint8Array<ArrayBuffer>;
+  rebuilt: boolean;
+}
 
 /**
  * A `node:http` request listener that answers every request with `handler`.
@@ -34,7 +43,7 @@ export async function handleNodeRequest(
   handler: (request: Request) => Promise<Response>,
   req: NodeRequest,
   res: ServerResponse,
-  body?: string,
+  body?: ConsumedBody,
 ): Promise<void> {
   // The signal is made when something first reads `request.signal`: on Node 20 a signal that a Request
   // follows costs about as much as the Request itself, and the handler's own routes never read it.
@@ -56,7 +65,9 @@ export async function handleNodeRequest(
   const stream = body === undefined && hasBody ? bodyStream(req) : undefined;
   let response: Response;
   try {
-    response = await handler(toRequest(req, signal, body ?? stream?.body));
+    const request = toRequest(req, signal, body?.bytes ?? stream?.body);
+    if (body?.rebuilt) markBodyRebuilt(request);
+    response = await handler(request);
   } catch {
     // The handler answers its own failures; this is a bug in the adapter's caller, and no detail leaves it.
     response = new Response('{"message":"Something went wrong.","code":"internal_error"}', {
@@ -165,7 +176,11 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
  */
 const PATH = /^\/(?:$|[^/\\\t\n\r])/;
 
-function toRequest(req: NodeRequest, signal: () => AbortSignal, body?: string | ReadableStream<Uint8Array>): Request {
+function toRequest(
+  req: NodeRequest,
+  signal: () => AbortSignal,
+  body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>,
+): Request {
   // The host comes from the socket's own address when the Host header is absent (HTTP/1.0).
   const host = req.headers.host ?? `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
   const protocol = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';

@@ -54,8 +54,14 @@ describe('payments client, operation by operation', () => {
     const { charge } = await paidRequest(30);
     const hooks = await startHttpRecorder();
     const first = await client.refunds.create({ amount: 10, payment_id: charge.id, webhook: hooks.url });
+    // The refund's webhook hears of the charge it changed, as the service's charge.updated event.
     const [delivery] = await hooks.waitFor(1);
-    expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'refund.succeeded', data: { object: { id: first.id } } });
+    expect(delivery!.headers).toMatchObject({ 'hitpay-event-object': 'charge', 'hitpay-event-type': 'updated' });
+    expect(JSON.parse(delivery!.body)).toMatchObject({
+      id: charge.id,
+      status: 'partially_refunded',
+      refunded_amount: 10,
+    });
     await hooks.close();
     expect(first).toMatchObject({ amount_refunded: 10, total_amount: 30, currency: 'sgd', status: 'succeeded' });
     expect(first.refunded_at).toMatch(/\.\d{6}Z$/);

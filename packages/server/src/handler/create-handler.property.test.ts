@@ -143,6 +143,8 @@ function expectCleanAnswer(answer: Answer): void {
 const storedPaymentRequests = () => sandbox.context.state.paymentRequests.size;
 
 /** Every POST route of both handlers (read when the property runs: the handlers exist after `beforeAll`). */
+const WEBHOOK_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
+
 const postRoutes = fc.constantFrom(
   { handler: () => shop, path: '/payment-requests' },
   { handler: () => shop, path: '/webhooks' },
@@ -171,28 +173,59 @@ describe('handler routes under random and hostile requests', () => {
     expect(problems).toEqual([]);
   });
 
-  it('POST /webhooks never answers 5xx, and never believes what it cannot confirm', async () => {
-    const event = fc.record(
-      {
-        id: hostileValue,
-        type: fc.oneof(hostileValue, fc.constantFrom('payment_request.completed', 'charge.failed')),
-        business_id: hostileValue,
-        data: fc.oneof(hostileValue, fc.record({ object: fc.record({ id: fc.oneof(fc.uuid(), fc.string()) }) })),
-      },
+  it('POST /webhooks never answers 5xx, and never believes what it cannot confirm, in either format', async () => {
+    // Header values a sender can put on the wire (printable ASCII), the documented names among them.
+    const header = fc.oneof(
+      fc.constantFrom('charge', 'payment_request', 'payout', 'order', 'invoice', 'transfer'),
+      fc.constantFrom('created', 'updated', 'completed', 'failed', 'paid'),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 40 }),
+    );
+    const id = fc.oneof(fc.uuid(), fc.string({ maxLength: 80 }));
+    const object = fc.record(
+      { id: fc.oneof(id, hostileValue), status: hostileValue, amount: hostileValue, currency: hostileValue },
       { requiredKeys: [] },
     );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          event.map((v) => JSON.stringify(v)),
-          fc.string(),
-        ),
-        async (body) => {
-          const answer = await post(shop, '/webhooks', body);
-          expect(answer.status).not.toBe(200);
-          expectCleanAnswer(answer);
-        },
+    const event = fc.record({
+      format: fc.constant('event' as const),
+      body: fc.oneof(
+        object.map((v) => JSON.stringify(v)),
+        fc.string(),
       ),
+      object: header,
+      verb: header,
+      signature: fc.oneof(fc.constant(undefined), fc.stringMatching(/^[0-9a-f]{64}$/)),
+    });
+    const notification = fc.record({
+      format: fc.constant('notification' as const),
+      fields: fc.dictionary(
+        fc.constantFrom(
+          'payment_id',
+          'payment_request_id',
+          'recurring_billing_id',
+          'status',
+          'amount',
+          'currency',
+          'hmac',
+        ),
+        fc.oneof(id, fc.constantFrom('completed', 'failed')),
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(event, notification), async (delivery) => {
+        const answer =
+          delivery.format === 'event'
+            ? await post(shop, '/webhooks', delivery.body, {
+                'content-type': 'application/json',
+                'hitpay-event-object': delivery.object,
+                'hitpay-event-type': delivery.verb,
+                ...(delivery.signature ? { 'hitpay-signature': delivery.signature } : {}),
+              })
+            : await post(shop, '/webhooks', new URLSearchParams(delivery.fields).toString(), {
+                'content-type': 'application/x-www-form-urlencoded',
+              });
+        expect(answer.status).not.toBe(200);
+        expectCleanAnswer(answer);
+      }),
       { numRuns: 300 },
     );
     expect(problems).toEqual([]);
@@ -295,7 +328,7 @@ describe('handler routes under random and hostile requests', () => {
     expect(connected).toEqual([]);
   });
 
-  it('every POST route refuses a body that is not JSON with 415 before reading it', async () => {
+  it('every POST route refuses a body of a type it does not take with 415 before reading it', async () => {
     const type = fc.oneof(
       fc.constantFrom(
         'text/plain',
@@ -318,9 +351,11 @@ describe('handler routes under random and hostile requests', () => {
         const body = target.handler() === platform ? `{"merchant":"${merchantId}"}` : '{}';
         const answer = await post(target.handler(), target.path, body, { 'content-type': contentType });
         expectCleanAnswer(answer);
-        const isJson = contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
-        expect(answer.status === 415, `"${contentType}" -> ${answer.status}`).toBe(!isJson);
-        if (!isJson) {
+        // The webhooks route also takes the service's form notifications.
+        const accepted = target.path === '/webhooks' ? WEBHOOK_TYPES : ['application/json'];
+        const isAccepted = accepted.includes(contentType.split(';')[0]!.trim().toLowerCase());
+        expect(answer.status === 415, `"${contentType}" -> ${answer.status}`).toBe(!isAccepted);
+        if (!isAccepted) {
           expect(answer.body.code).toBe('unsupported_media_type');
           expect(storedPaymentRequests()).toBe(before);
         }

@@ -1,5 +1,5 @@
 import { PaykitError, type ShopperChoice } from '@paykit/core';
-import { startSandbox, type RunningSandbox, type WebhookDelivery } from '@paykit/sandbox';
+import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { startScriptedServer } from '@paykit/test-support/scripted-server';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../adapters/node.js';
 import { createPlatform } from '../platform/platform.js';
 import { createPaykitHandler, type PaykitHandler } from './create-handler.js';
-import type { ConfirmedEvent, PaykitHandlerOptions } from './options.js';
+import type { PaykitHandlerOptions } from './options.js';
 
 /** The merchant's catalogue: the only place prices come from. */
 const CATALOGUE: Record<string, { amount: string; currency: string; purpose: string }> = {
@@ -18,9 +18,7 @@ const CATALOGUE: Record<string, { amount: string; currency: string; purpose: str
 let sandbox: RunningSandbox;
 let shop: { url: string; close(): Promise<void> };
 let base: string;
-let events: ConfirmedEvent[];
 let logged: string[];
-let failHook: boolean;
 
 function priceOf(choice: ShopperChoice) {
   const item = CATALOGUE[choice.reference ?? ''];
@@ -43,10 +41,6 @@ async function serve(options: Partial<PaykitHandlerOptions> = {}): Promise<{ url
     webhookUrl: `${url}/paykit/webhooks`,
     allowedOrigins: ['https://shop.example'],
     logger: { warn: (m) => void logged.push(m), error: (m, d) => void logged.push(`${m} ${String(d)}`) },
-    onEvent: (event) => {
-      if (failHook) throw new Error('database is down');
-      events.push(event);
-    },
     ...options,
   });
   return {
@@ -69,9 +63,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 beforeEach(() => {
-  events = [];
   logged = [];
-  failHook = false;
 });
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -117,15 +109,6 @@ async function pay(id: string, outcome: 'succeeded' | 'failed') {
   });
   expect(response.status).toBe(200);
 }
-async function deliveriesSettled(eventId?: string): Promise<WebhookDelivery[]> {
-  for (let i = 0; i < 100; i += 1) {
-    const all = sandbox.context.webhooks.deliveries.filter((d) => eventId === undefined || d.event_id === eventId);
-    if (all.length > 0 && all.every((d) => d.status !== 'pending')) return all;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('webhook deliveries did not settle');
-}
-
 describe('POST /paykit/payment-requests', () => {
   it('creates the payment request at the price the merchant decided, and answers only what the page needs', async () => {
     const answer = await post('/paykit/payment-requests', { reference: 'sku-mug', amount: '12.50', currency: 'sgd' });
@@ -406,84 +389,6 @@ describe('GET /paykit/payment-requests/{id}', () => {
     expect(traversal.status).toBe(404);
     const badEncoding = await get('/paykit/payment-requests/%E0%A4%A');
     expect(badEncoding).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
-  });
-});
-
-describe('POST /paykit/webhooks', () => {
-  it('calls onEvent once with the payment request as the API has it, when the sandbox delivers', async () => {
-    const started = await post('/paykit/payment-requests', { reference: 'sku-tee' });
-    await pay(started.body.id as string, 'succeeded');
-    const deliveries = (await deliveriesSettled()).filter((d) => d.payload.data.object.id === started.body.id);
-    expect(deliveries.map((d) => [d.event, d.status])).toEqual([['payment_request.completed', 'delivered']]);
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({
-      type: 'payment_request.completed',
-      paymentRequest: { id: started.body.id, status: 'completed', amount: '30.00' },
-    });
-  });
-
-  it('ignores a duplicated delivery and a replay under a fresh event id', async () => {
-    const started = await post('/paykit/payment-requests', { reference: 'sku-mug' });
-    await pay(started.body.id as string, 'succeeded');
-    const [delivery] = (await deliveriesSettled()).filter((d) => d.payload.data.object.id === started.body.id);
-    expect(events).toHaveLength(1);
-    const again = await post('/paykit/webhooks', delivery!.payload);
-    expect(again).toMatchObject({ status: 200, body: { received: true, duplicate: true } });
-    const replay = await post('/paykit/webhooks', { ...delivery!.payload, id: 'evt_replayed' });
-    expect(replay.body.duplicate).toBe(true);
-    expect(events).toHaveLength(1);
-  });
-
-  it('refuses a forged event whose claim the API does not confirm', async () => {
-    const started = await post('/paykit/payment-requests', { reference: 'sku-tee' });
-    const forged = await post('/paykit/webhooks', {
-      id: 'evt_forged',
-      type: 'payment_request.completed',
-      data: { object: { id: started.body.id, status: 'completed', amount: 30 } },
-    });
-    expect(forged).toMatchObject({ status: 409, body: { code: 'event_not_confirmed' } });
-    expect(events).toHaveLength(0);
-  });
-
-  it('answers not_found for a webhook about an unknown payment', async () => {
-    const unknown = await post('/paykit/webhooks', {
-      id: 'evt_unknown',
-      type: 'payment_request.completed',
-      data: { object: { id: '00000000-0000-4000-8000-00000000dead' } },
-    });
-    expect(unknown).toMatchObject({ status: 404, body: { code: 'not_found' } });
-    const malformed = await post('/paykit/webhooks', { id: 'evt_x', type: 'payment_request.shipped', data: {} });
-    expect(malformed).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
-    expect(events).toHaveLength(0);
-  });
-
-  it('answers 500 when the hook fails, so that the redelivery is processed', async () => {
-    failHook = true;
-    const started = await post('/paykit/payment-requests', { reference: 'sku-mug' });
-    await pay(started.body.id as string, 'succeeded');
-    const [delivery] = (await deliveriesSettled()).filter((d) => d.payload.data.object.id === started.body.id);
-    expect(delivery).toMatchObject({ status: 'failed', response_status: 500 });
-    expect(logged.some((line) => line.includes('database is down'))).toBe(true);
-    failHook = false;
-    const redelivered = await post('/paykit/webhooks', delivery!.payload);
-    expect(redelivered).toMatchObject({ status: 200, body: { received: true } });
-    expect(redelivered.body.duplicate).toBeUndefined();
-    expect(events).toHaveLength(1);
-  });
-
-  it('confirms charge events against the charge', async () => {
-    const endpoint = await fetch(`${sandbox.url}/_sandbox/webhook-endpoints`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ business_id: sandbox.seed.businessId, url: `${base}/paykit/webhooks` }),
-    });
-    expect(endpoint.status).toBe(201);
-    const started = await post('/paykit/payment-requests', { reference: 'sku-tee' });
-    await pay(started.body.id as string, 'failed');
-    await deliveriesSettled();
-    expect(events.map((e) => e.type).sort()).toEqual(['charge.created', 'charge.failed', 'payment_request.failed']);
-    const failed = events.find((e) => e.type === 'charge.failed');
-    expect(failed && 'charge' in failed ? failed.charge.status : undefined).toBe('failed');
   });
 });
 

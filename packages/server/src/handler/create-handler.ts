@@ -6,7 +6,7 @@
  * |---|---|---|
  * | `POST {prefix}/payment-requests` | `<paykit-pay-button>` | hook decides the price, creates the payment request |
  * | `GET {prefix}/payment-requests/{id}` | `<paykit-return>` | the status as the API confirms it |
- * | `POST {prefix}/webhooks` | the Payments API | confirms the event with the API, de-duplicates, calls `onEvent` |
+ * | `POST {prefix}/webhooks` | the Payments API | checks the signature, confirms with the API, de-duplicates, calls `onEvent` |
  * | `POST {prefix}/oauth/callback` | `<paykit-return>` (platforms) | exchanges the code, keeps the connection |
  */
 import { PaykitError, parseWebUrl } from '@paykit/core';
@@ -80,6 +80,7 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
       : { api: 'createPaymentRequest' in options.api! ? options.api : createMerchantApi(options.api!) },
   );
   warnOfMemoryStores(options, logger);
+  warnOfUnsignedWebhooks(options, logger);
   const startCheckout = startCheckoutRoute(
     merchants,
     options,
@@ -162,10 +163,29 @@ function warnOfMemoryStores(options: PaykitHandlerOptions, logger: Logger): void
   );
 }
 
+let warnedOfUnsignedWebhooks = false;
+
+/**
+ * Without a salt, a webhook's only proof is the re-fetch: a forged one costs the shop an API call per delivery
+ * and is refused only once the API disagrees. Said once, in production, with where the salt is found.
+ */
+function warnOfUnsignedWebhooks(options: PaykitHandlerOptions, logger: Logger): void {
+  if (warnedOfUnsignedWebhooks || options.webhookSalt !== undefined) return;
+  if (globalThis.process?.env?.NODE_ENV !== 'production') return;
+  warnedOfUnsignedWebhooks = true;
+  logger.warn(
+    'paykit: NODE_ENV is production and no webhookSalt is set, so webhook signatures are not checked (each ' +
+      'delivery is still confirmed with the API). Pass webhookSalt: the salt shown beside the API key in the ' +
+      "payment service's dashboard.",
+  );
+}
+
 /** The secrets this handler was configured with, to be masked wherever they would be logged. */
 function knownSecrets(options: PaykitHandlerOptions): string[] {
   const api = options.api && !('createPaymentRequest' in options.api) ? options.api : undefined;
-  return [api?.apiKey, api?.platformKey].filter((secret): secret is string => typeof secret === 'string');
+  return [api?.apiKey, api?.platformKey, options.webhookSalt].filter(
+    (secret): secret is string => typeof secret === 'string',
+  );
 }
 
 function allow(request: Request, methods: readonly string[]): void {

@@ -1,5 +1,5 @@
 /**
- * Small pieces of HTTP shared by the handler's routes: JSON answers and size- and time-limited JSON bodies.
+ * Small pieces of HTTP shared by the handler's routes: JSON answers and size- and time-limited bodies.
  */
 import { PaykitError } from '@paykit/core';
 
@@ -41,20 +41,39 @@ export function setBodyDeadline(request: Request, at: number): void {
   deadlines.set(request, at);
 }
 
+/** A body read whole, with the media type it was sent as (lower case, without parameters). */
+export interface ReadBody {
+  type: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
 /**
- * Reads a JSON object body of at most `maxBytes`, refusing before parsing: 415 when it is not
- * `application/json`, 413 when it is too large (by `Content-Length` or by what actually arrives),
- * 408 `request_timeout` when it has not fully arrived by its deadline ({@link setBodyDeadline}; the stream is
- * then cancelled), 400 when it is not well-formed JSON or not an object.
+ * Reads a body of at most `maxBytes` whose media type is one of `types`, refusing before reading on: 415 when
+ * it is another type, 413 when it is too large (by `Content-Length` or by what actually arrives), 408
+ * `request_timeout` when it has not fully arrived by its deadline ({@link setBodyDeadline}; the stream is then
+ * cancelled). A body an adapter had to rebuild from a parsed value ({@link markBodyRebuilt}) is still read.
  */
-export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') {
-    throw new PaykitError('unsupported_media_type', 'Send the body as application/json', { status: 415 });
+export async function readBody(request: Request, maxBytes: number, types: readonly string[]): Promise<ReadBody> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!types.includes(type)) {
+    throw new PaykitError('unsupported_media_type', `Send the body as ${types.join(' or ')}`, { status: 415 });
   }
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await readLimited(request, maxBytes);
+  return { type, bytes: await readLimited(request, maxBytes) };
+}
+
+/**
+ * Reads a JSON object body of at most `maxBytes` ({@link readBody}'s refusals), then 400 when it is not
+ * well-formed JSON or not an object.
+ */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const { bytes } = await readBody(request, maxBytes, ['application/json']);
+  return parseJsonObject(bytes);
+}
+
+/** The bytes as a JSON object: 400 `invalid_json` when they are not well-formed UTF-8 JSON, or not an object. */
+export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -67,7 +86,24 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   return value as Record<string, unknown>;
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+/** Requests whose body is not the bytes the client sent but a rebuilt copy: see {@link markBodyRebuilt}. */
+const rebuilt = new WeakSet<Request>();
+
+/**
+ * Marks a request whose body an adapter rebuilt from a value a body parser had already made of it (Express with
+ * `express.json()` mounted first): the same data, but not the same bytes, so a signature over the bytes cannot
+ * be checked on it.
+ */
+export function markBodyRebuilt(request: Request): void {
+  rebuilt.add(request);
+}
+
+/** True when the request's body is a rebuilt copy ({@link markBodyRebuilt}). */
+export function isBodyRebuilt(request: Request): boolean {
+  return rebuilt.has(request);
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const deadline = deadlines.get(request);

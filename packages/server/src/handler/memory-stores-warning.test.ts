@@ -34,6 +34,8 @@ describe('the warning about memory stores in production', () => {
       logger: quiet,
       eventStore: new MemoryEventStore(),
       idempotencyStore: new MemoryIdempotencyStore(),
+      // The other production warning (webhooks-salt-warning.test.ts) is not this test's.
+      webhookSalt: 'salt-of-the-shop',
     });
     expect(quiet.lines).toEqual([]);
   });
@@ -42,8 +44,8 @@ describe('the warning about memory stores in production', () => {
     process.env.NODE_ENV = 'production';
     const logger = capture();
     const platform = createPlatform({ apiBaseUrl: shop.apiBaseUrl, oauth: { clientId: 'app', clientSecret: 'cs' } });
-    createPaykitHandler({ platform, createPaymentRequest: price, logger });
-    createPaykitHandler({ platform, createPaymentRequest: price, logger });
+    createPaykitHandler({ platform, createPaymentRequest: price, logger, webhookSalt: 'salt-of-the-platform' });
+    createPaykitHandler({ platform, createPaymentRequest: price, logger, webhookSalt: 'salt-of-the-platform' });
     expect(logger.lines).toHaveLength(1);
     const [warning] = logger.lines;
     for (const lost of [

@@ -2,13 +2,25 @@
  * What a merchant configures when mounting paykit's handler: how to reach the API, how to price what the
  * shopper chose, and what to do when a payment is confirmed.
  */
-import type { Charge, PaymentRequest, PaymentRequestCreateInput, ShopperChoice } from '@paykit/core';
+import type {
+  Charge,
+  Invoice,
+  Order,
+  PaymentRequest,
+  PaymentRequestCreateInput,
+  Payout,
+  ShopperChoice,
+  Transfer,
+  WebhookEventObject,
+  WebhookEventType,
+} from '@paykit/core';
 import type { ApiConfig } from '../api/config.js';
 import type { MerchantApi } from '../api/merchant-api.js';
 import type { ConnectedBusiness, Platform } from '../platform/platform.js';
 import type { EventStore } from './event-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { Logger } from './logger.js';
+import type { WebhookFormat } from '../webhooks/received-webhook.js';
 
 /** What a hook is told about the request that triggered it. */
 export interface HookContext {
@@ -21,21 +33,48 @@ export interface HookContext {
   request: Request;
 }
 
+/** The events of one kind of object: `EventOf<'charge'>` is `charge.created | charge.updated | charge.failed`. */
+type EventOf<O extends WebhookEventObject> = Extract<WebhookEventType, `${O}.${string}`>;
+
+/** What every confirmed event carries besides its resource. */
+interface ConfirmedFact<O extends WebhookEventObject> {
+  type: EventOf<O>;
+  /**
+   * The key the event was acted on once by: `payment_request.completed:<id>`, with the status for events that
+   * repeat (`charge.updated:<id>:refunded`). Either format of one fact has the same key: use it as the
+   * idempotency key of what the hook does in other systems.
+   */
+  fact: string;
+  /** How it arrived: an event webhook (`event`) or a payment request's `webhook` notification (`notification`). */
+  deliveredAs: WebhookFormat;
+}
+
 /**
- * A webhook event whose claim the API confirmed: the resource was fetched from the API and is in the state
- * the event names. `paymentRequest` or `charge` is the fetched resource, never the delivered payload.
+ * A webhook whose claim the API confirmed: the signature held (when `webhookSalt` is set), and the resource was
+ * fetched from the API and is in the state the event names. The resource (`paymentRequest`, `charge`, ...) is
+ * the fetched one, never the delivered payload; only an invoice, which the API has no read for, is the signed
+ * body itself (and so needs `webhookSalt`).
  */
 export type ConfirmedEvent =
-  | {
-      type: 'payment_request.completed' | 'payment_request.failed';
-      eventId: string;
-      paymentRequest: PaymentRequest;
-    }
-  | {
-      type: 'charge.created' | 'charge.updated' | 'charge.failed';
-      eventId: string;
-      charge: Charge;
-    };
+  | (ConfirmedFact<'payment_request'> & { paymentRequest: PaymentRequest })
+  | (ConfirmedFact<'charge'> & { charge: Charge })
+  | (ConfirmedFact<'payout'> & { payout: Payout })
+  | (ConfirmedFact<'order'> & { order: Order })
+  | (ConfirmedFact<'invoice'> & { invoice: Invoice })
+  | (ConfirmedFact<'transfer'> & { transfer: Transfer });
+
+/** Who a webhook says it is from, for choosing the salt that must have signed it (see `webhookSalt`). */
+export interface WebhookSaltContext {
+  /** `event` (a registered endpoint's JSON) or `notification` (a payment request's `webhook`, a form). */
+  format: WebhookFormat;
+  /** The kind of object: an event's `Hitpay-Event-Object` as sent (unchecked), `payment_request` for a notification. */
+  object: string | null;
+  /**
+   * The business it names, unverified: an event body's `business_id`, or the `merchant` the handler put on a
+   * platform's `webhook` URL. A forger can name any business, but not sign with its salt.
+   */
+  businessId: string | undefined;
+}
 
 /** Options of {@link createPaykitHandler}. */
 export interface PaykitHandlerOptions {
@@ -74,14 +113,34 @@ export interface PaykitHandlerOptions {
   returnUrl?: string;
   /**
    * The default `webhook`: where this handler's `/webhooks` route is reachable by the API, so a public https URL
-   * in production (the local sandbox also delivers to loopback http). Used when the hook sets none.
+   * in production (the local sandbox also delivers to loopback http). Used when the hook sets none. On a platform
+   * the handler adds `merchant=<business id>` to it: the service's payment notification names no business.
    */
   webhookUrl?: string;
   /**
-   * Runs once per confirmed fact (a payment request completed or failed, a charge created, updated or failed),
-   * however often the event is delivered. Throwing makes the handler answer 500, so the API delivers again.
+   * Runs once per confirmed fact (a payment request completed or failed, a charge created, updated or failed, a
+   * payout, order, invoice or transfer event), however often and in whichever format it is delivered: a payment
+   * request's notification and its `payment_request.completed` event are one fact. Throwing makes the handler
+   * answer 500, so the API delivers again.
    */
   onEvent?(event: ConfirmedEvent, context: HookContext): void | Promise<void>;
+  /**
+   * The salt webhooks are signed with (shown beside the API key in the service's dashboard; the sandbox's
+   * `seed.salt`), or a function that picks it for each delivery. With a salt, `POST {prefix}/webhooks` checks the
+   * signature first (HMAC-SHA256 over the exact bytes of an event webhook, or over the fields of a payment
+   * notification, compared in constant time) and refuses a missing or wrong one with 401 before anything else
+   * happens: no claim, no API call, no hook. The resource is still re-fetched before the hook runs.
+   *
+   * A platform knows its own salt, which signs its unified stream (charge events of payments made with its key),
+   * not its merchants', which sign their payment notifications: return `undefined` for those, and the re-fetch
+   * alone is the proof, as without any salt. Without `webhookSalt` at all, a handler in production logs a warning.
+   *
+   * @example
+   * ```ts
+   * webhookSalt: ({ format, object }) => (format === 'event' && object === 'charge' ? process.env.PLATFORM_SALT : undefined)
+   * ```
+   */
+  webhookSalt?: string | ((from: WebhookSaltContext) => string | undefined | Promise<string | undefined>);
   /**
    * The origin where the shop's pages and this handler are served (`https://shop.example`): the one origin
    * whose pages may call the POST routes without CORS. The request's `Host` is not trusted for this (a domain

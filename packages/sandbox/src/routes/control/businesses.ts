@@ -33,7 +33,10 @@ export function businessRoutes(sandbox: SandboxContext): Hono {
   routes.post('/businesses', async (c) => {
     const input = await controlBody(businessBody, c.req.raw);
     const business = state.createBusiness({ ...input, platform: input.platform ?? false });
-    return c.json({ id: business.id, api_key: business.apiKey, platform_key: business.platformKey }, 201);
+    return c.json(
+      { id: business.id, api_key: business.apiKey, platform_key: business.platformKey, salt: business.salt },
+      201,
+    );
   });
 
   routes.get('/businesses/:id/balance', (c) => {

@@ -13,6 +13,7 @@ import { paymentRoutes } from './payments.js';
 import { payoutRoutes } from './payouts.js';
 import { recordRoutes } from './records.js';
 import { userRoutes } from './users.js';
+import { webhookDeliveryRoutes } from './webhook-deliveries.js';
 import { webhookRoutes } from './webhooks.js';
 
 /** The `/_sandbox` routes (mounted by the app; `/_sandbox/faults` is `routes/faults.ts`). */
@@ -21,6 +22,7 @@ export function controlRoutes(sandbox: SandboxContext): Hono {
   for (const concern of [
     businessRoutes,
     webhookRoutes,
+    webhookDeliveryRoutes,
     paymentRoutes,
     payoutRoutes,
     recordRoutes,

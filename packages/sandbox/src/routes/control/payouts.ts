@@ -1,6 +1,7 @@
 /**
  * Payouts (spec 2.1): the API only reads them, so a test makes one of the whole available balance here and moves
- * it through its statuses (spec 3), with the ledger kept consistent.
+ * it through its statuses (spec 3), with the ledger kept consistent. A payout that reaches `paid` sends
+ * `payout.created` (the service's "Event Webhooks": "once a payout is successfully completed").
  */
 import { majorToMinor, minorToMajor, PaykitError, payoutStatuses } from '@paykit/core';
 import { Hono } from 'hono';
@@ -8,6 +9,7 @@ import * as z from 'zod';
 import { isoWithoutOffset } from '../../clock.js';
 import type { SandboxContext } from '../../context.js';
 import { notFound } from '../../errors.js';
+import { sendEvent } from '../../webhooks/send.js';
 import { businessOf } from './businesses.js';
 import { controlBody } from './body.js';
 
@@ -70,6 +72,7 @@ export function payoutRoutes(sandbox: SandboxContext): Hono {
       (input.status === 'failed' || input.status === 'canceled') &&
       payout.status !== 'failed' &&
       payout.status !== 'canceled';
+    const completed = input.status === 'paid' && payout.status !== 'paid';
     Object.assign(payout, {
       status: input.status,
       failure_code: input.failure_code ?? null,
@@ -88,6 +91,7 @@ export function payoutRoutes(sandbox: SandboxContext): Hono {
         currency: payout.currency,
       });
     }
+    if (completed) sendEvent(sandbox, 'payout.created', payout, stored.businessId);
     return c.json(payout);
   });
 

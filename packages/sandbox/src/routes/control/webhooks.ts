@@ -1,6 +1,6 @@
 /**
- * Webhooks: where a business's events go, and what the sandbox delivered, so that a test can register its own
- * receiver and then look at every attempt.
+ * Webhook endpoints registered without the API: a test or the demo names the business and the URL (what the
+ * sandbox delivered is `webhook-deliveries.ts`).
  */
 import { webhookEndpointCreateSchema, webhookEventTypes, webUrl } from '@paykit/core';
 import { Hono } from 'hono';
@@ -20,10 +20,10 @@ const endpointBody = z.strictObject({
   event_types: webhookEndpointCreateSchema.shape.event_types.optional(),
 });
 
-/** `POST /_sandbox/webhook-endpoints` and `GET /_sandbox/webhook-deliveries`. */
+/** `POST /_sandbox/webhook-endpoints`. */
 export function webhookRoutes(sandbox: SandboxContext): Hono {
   const routes = new Hono();
-  const { state, webhooks } = sandbox;
+  const { state } = sandbox;
 
   routes.post('/webhook-endpoints', async (c) => {
     const input = await controlBody(endpointBody, c.req.raw);
@@ -37,8 +37,6 @@ export function webhookRoutes(sandbox: SandboxContext): Hono {
     // The endpoint as `GET /v1/webhook-events/{id}` answers it.
     return c.json(webhookEndpointJson(endpoint), 201);
   });
-
-  routes.get('/webhook-deliveries', (c) => c.json(webhooks.deliveries));
 
   return routes;
 }

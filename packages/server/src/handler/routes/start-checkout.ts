@@ -68,8 +68,8 @@ async function start(
 ): Promise<CheckoutStarted> {
   const api = await merchants(choice.merchant);
   const decided: PaymentRequestCreateInput = {
-    ...(options.returnUrl === undefined ? {} : { redirect_url: returnUrlFor(options.returnUrl, choice.merchant) }),
-    ...(options.webhookUrl === undefined ? {} : { webhook: options.webhookUrl }),
+    ...(options.returnUrl === undefined ? {} : { redirect_url: withMerchant(options.returnUrl, choice.merchant) }),
+    ...(options.webhookUrl === undefined ? {} : { webhook: withMerchant(options.webhookUrl, choice.merchant) }),
     ...(await options.createPaymentRequest(choice, { request })),
   };
   assertShownPrice(choice, decided);
@@ -91,10 +91,13 @@ async function start(
   }
 }
 
-/** The return page's URL; on a platform it names the merchant, so that the status is asked of the right one. */
-function returnUrlFor(returnUrl: string, merchant: string | undefined): string {
-  if (merchant === undefined) return returnUrl;
-  const url = new URL(returnUrl);
+/**
+ * The return page's or the webhook's URL; on a platform it names the merchant, so that the status is asked of the
+ * right one, and a payment notification (whose fields name no business) is confirmed with the right credentials.
+ */
+function withMerchant(base: string, merchant: string | undefined): string {
+  if (merchant === undefined) return base;
+  const url = new URL(base);
   url.searchParams.set('merchant', merchant);
   return url.href;
 }

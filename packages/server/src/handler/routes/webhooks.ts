@@ -1,27 +1,45 @@
 /**
- * `POST {prefix}/webhooks`: intake of the API's events (spec section 6). The spec shows no signature scheme,
- * so a delivery proves nothing: the resource it names is fetched from the API with the merchant's
- * credentials, and the merchant's hook runs only when the API confirms the state the event claims.
+ * `POST {prefix}/webhooks`: the service's webhooks, in both formats it sends (an event webhook to a registered
+ * endpoint, a payment notification to a payment request's `webhook`). In this order, each step before the next:
  *
- * De-duplication is by the confirmed fact (`payment_request.completed` of request X), not by the event id
- * alone: a replay of a genuine event under a fresh id must not ship an order twice.
+ * 1. the exact bytes are read (a body some parser already consumed is refused: its bytes are gone);
+ * 2. with a salt, the signature is checked, in constant time: a missing or wrong one is 401, and nothing else
+ *    happens, no claim, no API call, no hook;
+ * 3. the body must be what its headers name (they are not signed);
+ * 4. the resource is fetched from the API with the merchant's credentials and must be in the state the event
+ *    names: a signature proves who sent it, not that it is still true;
+ * 5. the fact is claimed once across instances (the event store), whichever format brought it, and the hook runs.
  */
-import { isPaykitError, PaykitError, parseOrThrow, webhookEventSchema, type WebhookEvent } from '@paykit/core';
+import {
+  invoiceSchema,
+  isPaykitError,
+  PaykitError,
+  type Charge,
+  type Invoice,
+  type Order,
+  type PaymentRequest,
+  type Payout,
+  type Transfer,
+  type WebhookEventObject,
+  type WebhookEventType,
+} from '@paykit/core';
 import type { MerchantApi } from '../../api/merchant-api.js';
-import type { MerchantResolver } from '../merchant-resolver.js';
+import { callOperation } from '../../client/call-operation.js';
+import { rememberSecret } from '../../secrets.js';
+import { EVENT_RULES, factOf } from '../../webhooks/event-rules.js';
+import {
+  businessIdOf,
+  checkWebhookSignature,
+  claimOf,
+  receiveWebhook,
+  WEBHOOK_MEDIA_TYPES,
+  type WebhookClaim,
+} from '../../webhooks/received-webhook.js';
 import { asUpstreamFailure } from '../error-response.js';
 import type { EventStore } from '../event-store.js';
-import { json, readJsonObject } from '../http.js';
-import type { ConfirmedEvent, PaykitHandlerOptions } from '../options.js';
-
-/** The status the fetched resource must have for each event kind to be believed (none: it must exist). */
-const CONFIRMING_STATUS: Record<WebhookEvent['type'], string | undefined> = {
-  'payment_request.completed': 'completed',
-  'payment_request.failed': 'failed',
-  'charge.created': undefined,
-  'charge.updated': undefined,
-  'charge.failed': 'failed',
-};
+import { isBodyRebuilt, json, readBody } from '../http.js';
+import type { MerchantResolver } from '../merchant-resolver.js';
+import type { ConfirmedEvent, PaykitHandlerOptions, WebhookSaltContext } from '../options.js';
 
 /** The route. */
 export function webhooksRoute(
@@ -31,48 +49,143 @@ export function webhooksRoute(
   maxBodyBytes: number,
 ) {
   return async (request: Request): Promise<Response> => {
-    const event = parseOrThrow(webhookEventSchema, await readJsonObject(request, maxBodyBytes), 'The webhook event');
-    // On a platform, `business_id` names the merchant (spec 6 rule 3); its own credentials confirm the event.
-    const confirmed = await confirm(await merchants(event.business_id ?? undefined), event);
-    const resource = 'paymentRequest' in confirmed ? confirmed.paymentRequest : confirmed.charge;
-    // A charge is updated more than once (paid, then refunded): each new status is a new fact.
-    const fact = `${confirmed.type}:${resource.id}${confirmed.type === 'charge.updated' ? `:${resource.status}` : ''}`;
-    if (!(await store.claim(fact))) return json({ received: true, duplicate: true });
+    if (isBodyRebuilt(request)) throw rebuiltBody();
+    const { type, bytes } = await readBody(request, maxBodyBytes, WEBHOOK_MEDIA_TYPES);
+    const received = receiveWebhook(type, bytes, request.headers);
+    const businessId = businessIdOf(received, new URL(request.url));
+    const salt = await saltFor(options.webhookSalt, {
+      format: received.format,
+      object: received.format === 'event' ? received.object : 'payment_request',
+      businessId,
+    });
+    if (salt !== undefined) await checkWebhookSignature(received, salt);
+    const claim = claimOf(received);
+    const event = await confirm(await merchants(businessId), claim, salt !== undefined);
+    if (!(await store.claim(event.fact))) return json({ received: true, duplicate: true });
     try {
-      await options.onEvent?.(confirmed, { request });
+      await options.onEvent?.(event, { request });
     } catch (error) {
-      await store.release(fact);
+      await store.release(event.fact);
       throw error;
     }
-    await store.complete(fact);
+    await store.complete(event.fact);
     return json({ received: true });
   };
 }
 
-/** Fetches the resource the event names and checks that the API agrees with the event. */
-async function confirm(api: MerchantApi, event: WebhookEvent): Promise<ConfirmedEvent> {
-  const objectId = event.data.object.id;
-  let confirmed: ConfirmedEvent;
+/** The salt of this delivery, remembered as a secret so that no log line can show it. */
+async function saltFor(
+  option: PaykitHandlerOptions['webhookSalt'],
+  from: WebhookSaltContext,
+): Promise<string | undefined> {
+  const salt = typeof option === 'function' ? await option(from) : option;
+  if (salt !== undefined && (typeof salt !== 'string' || salt === '')) {
+    throw new PaykitError('internal_error', `webhookSalt gave ${salt === '' ? 'an empty string' : typeof salt}`);
+  }
+  rememberSecret(salt);
+  return salt;
+}
+
+/** Fetches the resource the webhook names and checks that the API agrees with it. */
+async function confirm(api: MerchantApi, claim: WebhookClaim, signed: boolean): Promise<ConfirmedEvent> {
+  const rule = EVENT_RULES[claim.type];
+  const fetched = await fetchResource(api, claim, signed);
+  const { status } = fetched.resource;
+  if (rule.confirmedBy !== undefined && !rule.confirmedBy.includes(status)) {
+    throw new PaykitError(
+      'event_not_confirmed',
+      `The webhook says ${claim.type} but the API says the ${words(claim.object)} is ${status}`,
+    );
+  }
+  const base = { fact: factOf(claim.type, claim.id, status), deliveredAs: claim.format };
+  switch (fetched.object) {
+    case 'payment_request':
+      return { ...base, type: eventOf(claim, 'payment_request'), paymentRequest: fetched.resource };
+    case 'charge':
+      return { ...base, type: eventOf(claim, 'charge'), charge: fetched.resource };
+    case 'payout':
+      return { ...base, type: eventOf(claim, 'payout'), payout: fetched.resource };
+    case 'order':
+      return { ...base, type: eventOf(claim, 'order'), order: fetched.resource };
+    case 'invoice':
+      return { ...base, type: eventOf(claim, 'invoice'), invoice: fetched.resource };
+    case 'transfer':
+      return { ...base, type: eventOf(claim, 'transfer'), transfer: fetched.resource };
+  }
+}
+
+/** A resource as the API has it now, by kind. */
+type Fetched =
+  | { object: 'payment_request'; resource: PaymentRequest }
+  | { object: 'charge'; resource: Charge }
+  | { object: 'payout'; resource: Payout }
+  | { object: 'order'; resource: Order }
+  | { object: 'invoice'; resource: Invoice }
+  | { object: 'transfer'; resource: Transfer };
+
+async function fetchResource(api: MerchantApi, claim: WebhookClaim, signed: boolean): Promise<Fetched> {
+  const params = { id: claim.id };
+  const read = async (): Promise<Fetched> => {
+    switch (claim.object) {
+      case 'payment_request':
+        return { object: 'payment_request', resource: await api.getPaymentRequest(claim.id) };
+      case 'charge':
+        return { object: 'charge', resource: await api.getCharge(claim.id) };
+      case 'payout':
+        return { object: 'payout', resource: await callOperation(api.config, 'payouts.get', { params }) };
+      case 'order':
+        return { object: 'order', resource: await callOperation(api.config, 'orders.get', { params }) };
+      case 'transfer':
+        return { object: 'transfer', resource: await callOperation(api.config, 'transfers.get', { params }) };
+      case 'invoice':
+        // The service has no read of one invoice: the signed body is all there is, so it must be signed.
+        if (!signed) {
+          throw new PaykitError(
+            'event_not_confirmed',
+            'An invoice event cannot be confirmed with the API (it has no read of one invoice): set webhookSalt so ' +
+              'that its signature is the proof',
+          );
+        }
+        return { object: 'invoice', resource: invoiceSchema.parse(claim.data) };
+    }
+  };
   try {
-    confirmed =
-      event.type === 'payment_request.completed' || event.type === 'payment_request.failed'
-        ? { type: event.type, eventId: event.id, paymentRequest: await api.getPaymentRequest(objectId) }
-        : { type: event.type, eventId: event.id, charge: await api.getCharge(objectId) };
+    return await read();
   } catch (error) {
     if (isPaykitError(error, 'not_found')) {
-      throw new PaykitError('not_found', `The API knows no ${event.type.split('.')[0]} ${objectId} of this merchant`, {
+      throw new PaykitError('not_found', `The API knows no ${words(claim.object)} ${claim.id} of this merchant`, {
         cause: error,
       });
     }
-    throw asUpstreamFailure(error, 'The payment service could not confirm the event', ['validation_failed']);
-  }
-  const resource = 'paymentRequest' in confirmed ? confirmed.paymentRequest : confirmed.charge;
-  const expected = CONFIRMING_STATUS[event.type];
-  if (expected !== undefined && resource.status !== expected) {
-    throw new PaykitError(
+    throw asUpstreamFailure(error, 'The payment service could not confirm the webhook', [
+      'validation_failed',
       'event_not_confirmed',
-      `The event says ${event.type} but the API says the ${event.type.split('.')[0]} is ${resource.status}`,
-    );
+    ]);
   }
-  return confirmed;
+}
+
+/** The claim's event as an event of `object`, which `claimOf` made it (checked, so that the types follow). */
+function eventOf<O extends WebhookEventObject>(claim: WebhookClaim, object: O): EventOf<O> {
+  const { type } = claim;
+  if (!isEventOf(type, object)) throw new PaykitError('internal_error', `${type} is not an event of ${object}`);
+  return type;
+}
+
+type EventOf<O extends WebhookEventObject> = Extract<WebhookEventType, `${O}.${string}`>;
+
+function isEventOf<O extends WebhookEventObject>(type: WebhookEventType, object: O): type is EventOf<O> {
+  return type.startsWith(`${object}.`);
+}
+
+function words(object: WebhookEventObject): string {
+  return object.replace('_', ' ');
+}
+
+function rebuiltBody(): PaykitError {
+  return new PaykitError(
+    'raw_body_unavailable',
+    'A body parser (express.json() or express.urlencoded()) read the webhook before paykit did, so the exact ' +
+      'bytes its signature covers are gone and nothing was done. Mount paykitMiddleware before any body parser, ' +
+      'or mount the parsers on your own routes only.',
+  );
 }
