@@ -168,7 +168,14 @@ export default defineConfig(
 
   // Where printing is the job: command-line tools, the demo, the bench, scripts, and the server's default logger.
   {
-    files: ['**/cli.ts', 'demo/**', 'bench/**', 'scripts/**', 'packages/server/src/handler/logger.ts'],
+    files: [
+      '**/cli.ts',
+      'packages/server/src/cli/**',
+      'demo/**',
+      'bench/**',
+      'scripts/**',
+      'packages/server/src/handler/logger.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
   { files: TESTS, rules: { '@typescript-eslint/no-explicit-any': 'off' } },

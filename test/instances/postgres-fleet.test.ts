@@ -7,9 +7,9 @@
  */
 import { createPostgresStores, type PostgresStores } from '@paykit/server/postgres';
 import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '@paykit/test-support/fleet';
-import { startInstances, type Instance, type InstanceConfig } from '@paykit/test-support/instances';
+import { reconcileOn, startInstances, type Instance, type InstanceConfig } from '@paykit/test-support/instances';
 import { startTestPostgres, testDatabaseUrl, testTablePrefix, type TestPostgres } from '@paykit/test-support/postgres';
-import { startHttpRecorder } from '@paykit/test-support/http-recorder';
+import { startHttpRecorder, type RecordedRequest } from '@paykit/test-support/http-recorder';
 import { call } from '@paykit/test-support/sandbox-calls';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,7 +148,9 @@ describe('four processes on one PostgreSQL', () => {
       const hookRuns = instances.flatMap((instance) =>
         instance.messages.filter((m) => m.type === 'event' && m.resourceId === id),
       );
-      expect(hookRuns).toEqual([{ type: 'event', eventType: 'payment_request.completed', resourceId: id }]);
+      expect(hookRuns).toEqual([
+        { type: 'event', eventType: 'payment_request.completed', resourceId: id, source: 'webhook' },
+      ]);
       // A forgery of the same fact (another salt) is refused by every process before anything is done.
       const forged = deliveries.find((d) => d.path === '/events')!;
       const refused = await Promise.all(
@@ -166,6 +168,65 @@ describe('four processes on one PostgreSQL', () => {
         ),
       );
       expect(refused.map((answer) => answer.status)).toEqual([401, 401, 401, 401]);
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it('run the hook once when the return, both webhook formats and a reconcile on every process race for one fact', async () => {
+    // The webhooks never reached the shop (caught by a recorder instead); they are sent now, while the shopper's
+    // return reaches two processes and every process sweeps.
+    const recorder = await startHttpRecorder();
+    try {
+      const merchant = fleet.sandbox.context.state.businesses.get(fleet.merchantId)!;
+      await call(fleet.sandbox, 'POST', '/_sandbox/webhook-endpoints', {
+        json: { business_id: merchant.id, url: `${recorder.url}/events`, event_types: ['payment_request.completed'] },
+      });
+      const created = await call(fleet.sandbox, 'POST', '/v1/payment-requests', {
+        apiKey: merchant.apiKey,
+        headers: { 'x-platform-key': fleet.sandbox.seed.platformKey },
+        json: { amount: '20.00', currency: 'SGD', webhook: `${recorder.url}/notification` },
+      });
+      const id = created.body.id as string;
+      await call(fleet.sandbox, 'POST', `/_sandbox/payment-requests/${id}/pay`, { json: { outcome: 'succeeded' } });
+      const deliveries = (await recorder.waitFor(2)).filter((d) => d.body.includes(id));
+      const deliver = (instance: Instance, delivery: RecordedRequest) =>
+        fetch(`${instance.url}/paykit/webhooks?merchant=${fleet.merchantId}`, {
+          method: 'POST',
+          headers: Object.fromEntries(
+            Object.entries(delivery.headers).filter(
+              ([name]) => !['host', 'content-length', 'connection'].includes(name),
+            ),
+          ) as Record<string, string>,
+          body: delivery.body,
+        });
+      const [returns, webhooks, sweeps] = await Promise.all([
+        Promise.all(
+          instances
+            .slice(0, 2)
+            .map((instance) => fetch(`${instance.url}/paykit/payment-requests/${id}?merchant=${fleet.merchantId}`)),
+        ),
+        Promise.all(
+          deliveries.flatMap((delivery) => instances.slice(2).map((instance) => deliver(instance, delivery))),
+        ),
+        Promise.all(
+          instances.map((instance) =>
+            reconcileOn(instance, { since: Date.now() - 60_000, merchants: [fleet.merchantId] }),
+          ),
+        ),
+      ]);
+      expect(returns.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(webhooks.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      expect(sweeps.every((report) => report.complete && report.hookFailures === 0)).toBe(true);
+      const hookRuns = instances.flatMap((instance) =>
+        instance.messages.filter((m) => m.type === 'event' && m.resourceId === id),
+      );
+      expect(hookRuns).toHaveLength(1);
+      expect(hookRuns[0]).toMatchObject({ eventType: 'payment_request.completed' });
+      // Whichever path won, the sweeps' counts agree with it: at most one of them acted.
+      const [run] = hookRuns;
+      const wonBySweep = run?.type === 'event' && run.source === 'reconcile';
+      expect(sweeps.reduce((sum, report) => sum + report.acted, 0)).toBe(wonBySweep ? 1 : 0);
     } finally {
       await recorder.close();
     }

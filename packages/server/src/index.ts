@@ -6,7 +6,15 @@
  * @packageDocumentation
  */
 export { createPaykitHandler, type PaykitHandler } from './handler/create-handler.js';
-export type { ConfirmedEvent, HookContext, PaykitHandlerOptions, WebhookSaltContext } from './handler/options.js';
+export type {
+  ConfirmedEvent,
+  EventContext,
+  FactSource,
+  HookContext,
+  PaykitHandlerOptions,
+  WebhookSaltContext,
+} from './handler/options.js';
+export type { ReconcileOptions, ReconcileReport } from './facts/reconcile.js';
 export { verifyWebhook, type VerifiedWebhook, type VerifyWebhookInput } from './webhooks/verify-webhook.js';
 export type { WebhookFormat } from './webhooks/received-webhook.js';
 export { MemoryEventStore, type EventStore } from './handler/event-store.js';

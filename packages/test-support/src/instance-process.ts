@@ -15,7 +15,7 @@ import {
 import { toNodeListener } from '@paykit/server/node';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { InstanceConfig, InstanceMessage } from './instances.js';
+import type { InstanceCommand, InstanceConfig, InstanceMessage } from './instances.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as InstanceConfig;
 const tell = (message: InstanceMessage): void => {
@@ -66,7 +66,7 @@ const handler = createPaykitHandler({
   ...(config.webhookSalts ? { webhookSalt: saltOf(config.webhookSalts) } : {}),
   onEvent: (event) => {
     const resource = 'paymentRequest' in event ? event.paymentRequest : 'charge' in event ? event.charge : undefined;
-    tell({ type: 'event', eventType: event.type, resourceId: resource?.id ?? '' });
+    tell({ type: 'event', eventType: event.type, resourceId: resource?.id ?? '', source: event.source });
   },
   ...('events' in stores ? { eventStore: stores.events, idempotencyStore: stores.idempotency } : {}),
   logger,
@@ -80,6 +80,12 @@ function saltOf(salts: NonNullable<InstanceConfig['webhookSalts']>) {
   return ({ format, object, businessId }: WebhookSaltContext): string | undefined =>
     format === 'event' && object === 'charge' ? salts.platform : salts.merchants[businessId ?? ''];
 }
+
+// The test's commands: a reconcile sweep run here, racing whatever the other processes do.
+process.on('message', (command: InstanceCommand) => {
+  if (command.type !== 'reconcile') return;
+  void handler.reconcile(command.options).then((report) => tell({ type: 'reconciled', report }));
+});
 
 const server = createServer(toNodeListener(handler));
 server.listen(0, '127.0.0.1', () => {

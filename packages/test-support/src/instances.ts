@@ -2,6 +2,7 @@
  * A fleet of platform backends as separate processes (`fork`, not workers: each has its own memory, its own
  * event loop and can be killed with SIGKILL), all on the same stores and the same sandbox.
  */
+import type { ReconcileOptions, ReconcileReport } from '@paykit/server';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -29,8 +30,9 @@ export interface InstanceConfig {
 /** What an instance tells the test. */
 export type InstanceMessage =
   | { type: 'ready'; url: string }
-  | { type: 'event'; eventType: string; resourceId: string }
+  | { type: 'event'; eventType: string; resourceId: string; source: string }
   | { type: 'revoked'; businessId: string }
+  | { type: 'reconciled'; report: ReconcileReport }
   | { type: 'log'; level: 'warn' | 'error'; message: string };
 
 /** A running instance. */
@@ -57,6 +59,22 @@ export async function startInstances(
       await Promise.all(instances.map((instance) => stop(instance.process)));
     },
   };
+}
+
+/** What the test asks of an instance over IPC (besides stopping it). */
+export type InstanceCommand = { type: 'reconcile'; options: Omit<ReconcileOptions, 'signal'> };
+
+/** Runs `handler.reconcile` in the instance's process and resolves with its report. */
+export function reconcileOn(instance: Instance, options: Omit<ReconcileOptions, 'signal'>): Promise<ReconcileReport> {
+  return new Promise((resolve) => {
+    const onMessage = (message: InstanceMessage): void => {
+      if (message.type !== 'reconciled') return;
+      instance.process.off('message', onMessage);
+      resolve(message.report);
+    };
+    instance.process.on('message', onMessage);
+    instance.process.send({ type: 'reconcile', options } satisfies InstanceCommand);
+  });
 }
 
 function startOne(config: InstanceConfig): Promise<Instance> {

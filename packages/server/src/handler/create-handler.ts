@@ -11,6 +11,7 @@
  */
 import { PaykitError, parseWebUrl } from '@paykit/core';
 import { createMerchantApi } from '../api/merchant-api.js';
+import { reconcile, type ReconcileOptions, type ReconcileReport } from '../facts/reconcile.js';
 import { errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
@@ -29,6 +30,18 @@ export interface PaykitHandler {
   (request: Request): Promise<Response>;
   /** The path prefix the routes live under, without a trailing slash. */
   readonly prefix: string;
+  /**
+   * Sweeps the payment requests of a period through the API and runs `onEvent` once for each completed or failed
+   * one not acted on yet (webhooks lost during an outage), through the same event store: safe on a schedule, on
+   * many instances at once. A platform names the merchants to sweep. See `paykit reconcile` for a cron job.
+   *
+   * @example
+   * ```ts
+   * const report = await paykit.reconcile({ since: Date.now() - 2 * 3_600_000 });
+   * if (report.acted > 0) console.log(`fulfilled ${report.acted} orders the webhooks missed`);
+   * ```
+   */
+  reconcile(options: ReconcileOptions): Promise<ReconcileReport>;
 }
 
 /**
@@ -88,9 +101,22 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     options.idempotencyStore ?? new MemoryIdempotencyStore(),
     logger,
   );
-  const paymentStatus = paymentStatusRoute(merchants);
-  const webhooks = webhooksRoute(merchants, options, options.eventStore ?? new MemoryEventStore(), maxBodyBytes);
+  // One store for every path that learns a fact (the webhooks, the shopper's return, reconcile): the hook runs once.
+  const events = options.eventStore ?? new MemoryEventStore();
+  const paymentStatus = paymentStatusRoute(merchants, options, events, logger);
+  const webhooks = webhooksRoute(merchants, options, events, maxBodyBytes);
   const oauthCallback = options.platform && oauthCallbackRoute(options.platform, options, maxBodyBytes);
+  const sweep = (sweepOptions: ReconcileOptions) =>
+    reconcile(
+      {
+        merchantApi: merchants,
+        platform: options.platform !== undefined,
+        store: events,
+        onEvent: options.onEvent,
+        logger,
+      },
+      sweepOptions,
+    );
 
   const route = async (request: Request, path: string): Promise<Response> => {
     if (path === '/payment-requests') {
@@ -101,7 +127,7 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     const status = /^\/payment-requests\/([^/]+)$/.exec(path);
     if (status?.[1] !== undefined) {
       allow(request, ['GET']);
-      return paymentStatus(decodeSegment(status[1]), singleParam(request, 'merchant'));
+      return paymentStatus(request, decodeSegment(status[1]), singleParam(request, 'merchant'));
     }
     if (path === '/webhooks') {
       allow(request, ['POST']);
@@ -137,7 +163,7 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
     return response;
   };
-  return Object.assign(handler, { prefix });
+  return Object.assign(handler, { prefix, reconcile: sweep });
 }
 
 let warnedOfMemoryStores = false;

@@ -45,8 +45,25 @@ interface ConfirmedFact<O extends WebhookEventObject> {
    * idempotency key of what the hook does in other systems.
    */
   fact: string;
-  /** How it arrived: an event webhook (`event`) or a payment request's `webhook` notification (`notification`). */
-  deliveredAs: WebhookFormat;
+  /**
+   * Where the fact was learnt: a `webhook` (either format), the shopper's `return` (the return page asked for the
+   * status, and the API answered a final one), or a `reconcile` sweep. Any of them may bring a fact first; the
+   * hook runs once, for whichever does.
+   */
+  source: FactSource;
+  /** For a webhook, how it arrived: an event webhook (`event`) or a payment request's notification (`notification`). */
+  deliveredAs?: WebhookFormat;
+}
+
+/** Where a confirmed fact was learnt (see `ConfirmedEvent.source`). */
+export type FactSource = 'webhook' | 'return' | 'reconcile';
+
+/**
+ * What `onEvent` is told besides the event: the request that brought it (a webhook's, or the shopper's return;
+ * its cookies are the shopper's only on a return), or `undefined` for a reconcile sweep, which no request made.
+ */
+export interface EventContext {
+  request: Request | undefined;
 }
 
 /**
@@ -119,11 +136,13 @@ export interface PaykitHandlerOptions {
   webhookUrl?: string;
   /**
    * Runs once per confirmed fact (a payment request completed or failed, a charge created, updated or failed, a
-   * payout, order, invoice or transfer event), however often and in whichever format it is delivered: a payment
-   * request's notification and its `payment_request.completed` event are one fact. Throwing makes the handler
-   * answer 500, so the API delivers again.
+   * payout, order, invoice or transfer event), however often and by whichever path it is learnt: either webhook
+   * format, the shopper's return (the status route read a final status from the API), or `handler.reconcile`
+   * (`event.source` says which). The paths race; the event store lets one of them run the hook. Throwing from a
+   * webhook answers 500, so the API delivers again; from a return, the shopper still sees the status and the
+   * claim is given back for the next path. Keep it idempotent in other systems with `event.fact` as the key.
    */
-  onEvent?(event: ConfirmedEvent, context: HookContext): void | Promise<void>;
+  onEvent?(event: ConfirmedEvent, context: EventContext): void | Promise<void>;
   /**
    * The salt webhooks are signed with (shown beside the API key in the service's dashboard; the sandbox's
    * `seed.salt`), or a function that picks it for each delivery. With a salt, `POST {prefix}/webhooks` checks the

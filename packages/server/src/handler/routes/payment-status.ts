@@ -1,33 +1,36 @@
 /**
  * `GET {prefix}/payment-requests/{id}`: the return page's call. The status is the API's, read now with the
  * merchant's credentials; what the return URL's query says is never consulted.
+ *
+ * A final status read here is also a fact the shop must act on: the shopper paid and sees a receipt, so the order
+ * is fulfilled now, through the same event store as the webhooks (the hook runs once, whichever comes first),
+ * instead of waiting for a webhook that may be late or lost.
  */
-import { isPaykitError, PaykitError, type PaymentStatus } from '@paykit/core';
+import { isPaykitError, PaykitError, type PaymentRequest, type PaymentStatus } from '@paykit/core';
+import { actOnce } from '../../facts/act-once.js';
+import { paymentRequestFact } from '../../facts/payment-request-fact.js';
 import { asUpstreamFailure } from '../error-response.js';
+import type { EventStore } from '../event-store.js';
 import { json } from '../http.js';
+import type { Logger } from '../logger.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
+import type { PaykitHandlerOptions } from '../options.js';
 
 /**
  * The route. `id` is the path segment after `payment-requests/`, URL-decoded; `merchant` the business id of
  * the `merchant` query parameter, on a platform.
  */
-export function paymentStatusRoute(merchants: MerchantResolver) {
-  return async (id: string, merchant: string | undefined): Promise<Response> => {
+export function paymentStatusRoute(
+  merchants: MerchantResolver,
+  options: PaykitHandlerOptions,
+  store: EventStore,
+  logger: Logger,
+) {
+  return async (request: Request, id: string, merchant: string | undefined): Promise<Response> => {
     const api = await merchants(merchant);
+    let found: PaymentRequest;
     try {
-      const found = await api.getPaymentRequest(id);
-      const status: PaymentStatus = {
-        id: found.id,
-        status: found.status,
-        amount: found.amount,
-        currency: found.currency.toUpperCase(),
-        // Set by the merchant's own hook, never by the browser: safe to show back to the shopper.
-        ...(found.purpose ? { purpose: found.purpose } : {}),
-        ...(typeof found.reference_number === 'string' && found.reference_number
-          ? { reference: found.reference_number }
-          : {}),
-      };
-      return json(status);
+      found = await api.getPaymentRequest(id);
     } catch (error) {
       if (isPaykitError(error, 'not_found')) {
         throw new PaykitError('not_found', 'No payment was found for this reference.', { cause: error });
@@ -36,5 +39,46 @@ export function paymentStatusRoute(merchants: MerchantResolver) {
         'validation_failed',
       ]);
     }
+    await recordFact(found, request, options, store, logger);
+    return json(statusOf(found));
+  };
+}
+
+/**
+ * Acts on the fact the status states, once. The shopper's answer does not wait on the shop's own troubles: a
+ * hook that throws or a store that is down is logged, the claim is given back, and the status is answered
+ * anyway; the webhooks and the next reconcile sweep will offer the fact again.
+ */
+async function recordFact(
+  found: PaymentRequest,
+  request: Request,
+  options: PaykitHandlerOptions,
+  store: EventStore,
+  logger: Logger,
+): Promise<void> {
+  const event = paymentRequestFact(found, 'return');
+  if (event === undefined) return;
+  try {
+    await actOnce(store, options.onEvent, event, { request });
+  } catch (error) {
+    logger.error(
+      `paykit: onEvent could not act on ${event.fact} learnt from the return; a webhook or reconcile will offer it again`,
+      error,
+    );
+  }
+}
+
+/** What the page is told: the status and what it may show, nothing else of the payment request. */
+function statusOf(found: PaymentRequest): PaymentStatus {
+  return {
+    id: found.id,
+    status: found.status,
+    amount: found.amount,
+    currency: found.currency.toUpperCase(),
+    // Set by the merchant's own hook, never by the browser: safe to show back to the shopper.
+    ...(found.purpose ? { purpose: found.purpose } : {}),
+    ...(typeof found.reference_number === 'string' && found.reference_number
+      ? { reference: found.reference_number }
+      : {}),
   };
 }

@@ -25,6 +25,7 @@ import {
 } from '@paykit/core';
 import type { MerchantApi } from '../../api/merchant-api.js';
 import { callOperation } from '../../client/call-operation.js';
+import { actOnce } from '../../facts/act-once.js';
 import { rememberSecret } from '../../secrets.js';
 import { EVENT_RULES, factOf } from '../../webhooks/event-rules.js';
 import {
@@ -61,15 +62,8 @@ export function webhooksRoute(
     if (salt !== undefined) await checkWebhookSignature(received, salt);
     const claim = claimOf(received);
     const event = await confirm(await merchants(businessId), claim, salt !== undefined);
-    if (!(await store.claim(event.fact))) return json({ received: true, duplicate: true });
-    try {
-      await options.onEvent?.(event, { request });
-    } catch (error) {
-      await store.release(event.fact);
-      throw error;
-    }
-    await store.complete(event.fact);
-    return json({ received: true });
+    const outcome = await actOnce(store, options.onEvent, event, { request });
+    return json(outcome === 'duplicate' ? { received: true, duplicate: true } : { received: true });
   };
 }
 
@@ -97,7 +91,7 @@ async function confirm(api: MerchantApi, claim: WebhookClaim, signed: boolean): 
       `The webhook says ${claim.type} but the API says the ${words(claim.object)} is ${status}`,
     );
   }
-  const base = { fact: factOf(claim.type, claim.id, status), deliveredAs: claim.format };
+  const base = { fact: factOf(claim.type, claim.id, status), source: 'webhook' as const, deliveredAs: claim.format };
   switch (fetched.object) {
     case 'payment_request':
       return { ...base, type: eventOf(claim, 'payment_request'), paymentRequest: fetched.resource };
