@@ -61,6 +61,46 @@ const startCheckout = (fleet: Fleet, instance: Instance, key: string) =>
 
 const body = async (answer: Response) => (await answer.json()) as Record<string, string>;
 
+/**
+ * A payment of the fleet's merchant, made with the platform key and paid on the sandbox, and its two genuine
+ * deliveries (the notification to the request's `webhook`, the `payment_request.completed` event to an endpoint of
+ * the merchant), signed with the merchant's salt and caught by a recorder instead of reaching the shop.
+ */
+async function paidWithDeliveries(fleet: Fleet): Promise<{ id: string; deliveries: RecordedRequest[] }> {
+  const recorder = await startHttpRecorder();
+  try {
+    const merchant = fleet.sandbox.context.state.businesses.get(fleet.merchantId)!;
+    const endpoint = await call(fleet.sandbox, 'POST', '/_sandbox/webhook-endpoints', {
+      json: { business_id: merchant.id, url: `${recorder.url}/events`, event_types: ['payment_request.completed'] },
+    });
+    const created = await call(fleet.sandbox, 'POST', '/v1/payment-requests', {
+      apiKey: merchant.apiKey,
+      headers: { 'x-platform-key': fleet.sandbox.seed.platformKey },
+      json: { amount: '20.00', currency: 'SGD', webhook: `${recorder.url}/notification` },
+    });
+    const id = created.body.id as string;
+    await call(fleet.sandbox, 'POST', `/_sandbox/payment-requests/${id}/pay`, { json: { outcome: 'succeeded' } });
+    const deliveries = await recorder.waitFor(2);
+    expect(deliveries.map((d) => d.path).sort()).toEqual(['/events', '/notification']);
+    // The recorder goes with this payment: a later one's deliveries must not reach it.
+    await call(fleet.sandbox, 'DELETE', `/v1/webhook-events/${endpoint.body.id}`, { apiKey: merchant.apiKey });
+    return { id, deliveries };
+  } finally {
+    await recorder.close();
+  }
+}
+
+/** A caught delivery sent to one process, as the service would have; a notification names no business, the URL does. */
+function deliver(fleet: Fleet, instance: Instance, delivery: RecordedRequest): Promise<Response> {
+  return fetch(`${instance.url}/paykit/webhooks?merchant=${fleet.merchantId}`, {
+    method: 'POST',
+    headers: Object.fromEntries(
+      Object.entries(delivery.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)),
+    ) as Record<string, string>,
+    body: delivery.body,
+  });
+}
+
 describe('four processes on one PostgreSQL', () => {
   let fleet: Fleet;
   let shared: Shared;
@@ -109,127 +149,64 @@ describe('four processes on one PostgreSQL', () => {
   });
 
   it("run the hook once for one paid payment told in both of the service's formats to every process at once", async () => {
-    // The sandbox's genuine deliveries, signed with the merchant's salt, caught by a recorder: then each is sent to
-    // all four processes at once, eight deliveries of one fact.
-    const recorder = await startHttpRecorder();
-    try {
-      const merchant = fleet.sandbox.context.state.businesses.get(fleet.merchantId)!;
-      await call(fleet.sandbox, 'POST', '/_sandbox/webhook-endpoints', {
-        json: { business_id: merchant.id, url: `${recorder.url}/events`, event_types: ['payment_request.completed'] },
-      });
-      const created = await call(fleet.sandbox, 'POST', '/v1/payment-requests', {
-        apiKey: merchant.apiKey,
-        headers: { 'x-platform-key': fleet.sandbox.seed.platformKey },
-        json: { amount: '20.00', currency: 'SGD', webhook: `${recorder.url}/notification` },
-      });
-      const id = created.body.id as string;
-      await call(fleet.sandbox, 'POST', `/_sandbox/payment-requests/${id}/pay`, { json: { outcome: 'succeeded' } });
-      const deliveries = await recorder.waitFor(2);
-      expect(deliveries.map((d) => d.path).sort()).toEqual(['/events', '/notification']);
-      const answers = await Promise.all(
-        deliveries.flatMap((delivery) =>
-          instances.map((instance) =>
-            // A payment notification names no business: a platform's webhook URL names the merchant.
-            fetch(`${instance.url}/paykit/webhooks?merchant=${fleet.merchantId}`, {
-              method: 'POST',
-              headers: Object.fromEntries(
-                Object.entries(delivery.headers).filter(
-                  ([name]) => !['host', 'content-length', 'connection'].includes(name),
-                ),
-              ) as Record<string, string>,
-              body: delivery.body,
-            }),
-          ),
-        ),
-      );
-      expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
-      const bodies = await Promise.all(answers.map(body));
-      expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1);
-      const hookRuns = instances.flatMap((instance) =>
-        instance.messages.filter((m) => m.type === 'event' && m.resourceId === id),
-      );
-      expect(hookRuns).toEqual([
-        { type: 'event', eventType: 'payment_request.completed', resourceId: id, source: 'webhook' },
-      ]);
-      // A forgery of the same fact (another salt) is refused by every process before anything is done.
-      const forged = deliveries.find((d) => d.path === '/events')!;
-      const refused = await Promise.all(
-        instances.map((instance) =>
-          fetch(`${instance.url}/paykit/webhooks?merchant=${fleet.merchantId}`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'hitpay-event-object': 'payment_request',
-              'hitpay-event-type': 'completed',
-              'hitpay-signature': createHash('sha256').update(forged.body).digest('hex'),
-            },
-            body: forged.body,
-          }),
-        ),
-      );
-      expect(refused.map((answer) => answer.status)).toEqual([401, 401, 401, 401]);
-    } finally {
-      await recorder.close();
-    }
+    // Each genuine delivery sent to all four processes at once: eight deliveries of one fact.
+    const { id, deliveries } = await paidWithDeliveries(fleet);
+    const answers = await Promise.all(
+      deliveries.flatMap((delivery) => instances.map((instance) => deliver(fleet, instance, delivery))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    const bodies = await Promise.all(answers.map(body));
+    expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1);
+    const hookRuns = instances.flatMap((instance) =>
+      instance.messages.filter((m) => m.type === 'event' && m.resourceId === id),
+    );
+    expect(hookRuns).toEqual([
+      { type: 'event', eventType: 'payment_request.completed', resourceId: id, source: 'webhook' },
+    ]);
+    // A forgery of the same fact (a SHA-256 of the body, without the salt) is refused by every process.
+    const event = deliveries.find((d) => d.path === '/events')!;
+    const refused = await Promise.all(
+      instances.map((instance) =>
+        deliver(fleet, instance, {
+          ...event,
+          headers: { ...event.headers, 'hitpay-signature': createHash('sha256').update(event.body).digest('hex') },
+        }),
+      ),
+    );
+    expect(refused.map((answer) => answer.status)).toEqual([401, 401, 401, 401]);
   });
 
   it('run the hook once when the return, both webhook formats and a reconcile on every process race for one fact', async () => {
-    // The webhooks never reached the shop (caught by a recorder instead); they are sent now, while the shopper's
-    // return reaches two processes and every process sweeps.
-    const recorder = await startHttpRecorder();
-    try {
-      const merchant = fleet.sandbox.context.state.businesses.get(fleet.merchantId)!;
-      await call(fleet.sandbox, 'POST', '/_sandbox/webhook-endpoints', {
-        json: { business_id: merchant.id, url: `${recorder.url}/events`, event_types: ['payment_request.completed'] },
-      });
-      const created = await call(fleet.sandbox, 'POST', '/v1/payment-requests', {
-        apiKey: merchant.apiKey,
-        headers: { 'x-platform-key': fleet.sandbox.seed.platformKey },
-        json: { amount: '20.00', currency: 'SGD', webhook: `${recorder.url}/notification` },
-      });
-      const id = created.body.id as string;
-      await call(fleet.sandbox, 'POST', `/_sandbox/payment-requests/${id}/pay`, { json: { outcome: 'succeeded' } });
-      const deliveries = (await recorder.waitFor(2)).filter((d) => d.body.includes(id));
-      const deliver = (instance: Instance, delivery: RecordedRequest) =>
-        fetch(`${instance.url}/paykit/webhooks?merchant=${fleet.merchantId}`, {
-          method: 'POST',
-          headers: Object.fromEntries(
-            Object.entries(delivery.headers).filter(
-              ([name]) => !['host', 'content-length', 'connection'].includes(name),
-            ),
-          ) as Record<string, string>,
-          body: delivery.body,
-        });
-      const [returns, webhooks, sweeps] = await Promise.all([
-        Promise.all(
-          instances
-            .slice(0, 2)
-            .map((instance) => fetch(`${instance.url}/paykit/payment-requests/${id}?merchant=${fleet.merchantId}`)),
+    // The webhooks never reached the shop; they are sent now, while the shopper's return reaches two processes and
+    // every process sweeps.
+    const { id, deliveries } = await paidWithDeliveries(fleet);
+    const [returns, webhooks, sweeps] = await Promise.all([
+      Promise.all(
+        instances
+          .slice(0, 2)
+          .map((instance) => fetch(`${instance.url}/paykit/payment-requests/${id}?merchant=${fleet.merchantId}`)),
+      ),
+      Promise.all(
+        deliveries.flatMap((delivery) => instances.slice(2).map((instance) => deliver(fleet, instance, delivery))),
+      ),
+      Promise.all(
+        instances.map((instance) =>
+          reconcileOn(instance, { since: Date.now() - 60_000, merchants: [fleet.merchantId] }),
         ),
-        Promise.all(
-          deliveries.flatMap((delivery) => instances.slice(2).map((instance) => deliver(instance, delivery))),
-        ),
-        Promise.all(
-          instances.map((instance) =>
-            reconcileOn(instance, { since: Date.now() - 60_000, merchants: [fleet.merchantId] }),
-          ),
-        ),
-      ]);
-      expect(returns.map((answer) => answer.status)).toEqual([200, 200]);
-      expect(webhooks.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-      expect(sweeps.every((report) => report.complete && report.hookFailures === 0)).toBe(true);
-      const hookRuns = instances.flatMap((instance) =>
-        instance.messages.filter((m) => m.type === 'event' && m.resourceId === id),
-      );
-      expect(hookRuns).toHaveLength(1);
-      expect(hookRuns[0]).toMatchObject({ eventType: 'payment_request.completed' });
-      // Whichever path won, the sweeps' counts agree with it: at most one of them acted.
-      const [run] = hookRuns;
-      const wonBySweep = run?.type === 'event' && run.source === 'reconcile';
-      expect(sweeps.reduce((sum, report) => sum + report.acted, 0)).toBe(wonBySweep ? 1 : 0);
-    } finally {
-      await recorder.close();
-    }
+      ),
+    ]);
+    expect(returns.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(webhooks.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(sweeps.every((report) => report.complete && report.hookFailures === 0)).toBe(true);
+    const hookRuns = instances.flatMap((instance) =>
+      instance.messages.filter((m) => m.type === 'event' && m.resourceId === id),
+    );
+    expect(hookRuns).toHaveLength(1);
+    expect(hookRuns[0]).toMatchObject({ eventType: 'payment_request.completed' });
+    // Whichever path won, the sweeps' counts agree with it: at most one of them acted.
+    const [run] = hookRuns;
+    const wonBySweep = run?.type === 'event' && run.source === 'reconcile';
+    expect(sweeps.reduce((sum, report) => sum + report.acted, 0)).toBe(wonBySweep ? 1 : 0);
   });
 
   it('refuse on every other process a code one of them exchanged, and send it to the token endpoint once', async () => {

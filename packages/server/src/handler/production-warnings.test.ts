@@ -1,6 +1,6 @@
 /**
- * In production, a handler on memory stores says once what is lost across instances; with shared stores, or
- * outside production, it says nothing.
+ * The warnings of a handler in production, each said once per process, never outside production: memory stores
+ * name what is lost across instances; a handler without `webhookSalt` says signatures are not checked.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPlatform } from '../platform/platform.js';
@@ -57,5 +57,35 @@ describe('the warning about memory stores in production', () => {
     ]) {
       expect(warning).toContain(lost);
     }
+  });
+});
+
+const shared = {
+  api: { apiBaseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test_salt_warning' },
+  createPaymentRequest: () => ({ amount: '1.00', currency: 'SGD' }),
+  // Shared stores, so that the only warning left to give is this one.
+  eventStore: new MemoryEventStore(),
+  idempotencyStore: new MemoryIdempotencyStore(),
+};
+
+describe('the warning about unsigned webhooks in production', () => {
+  it('says nothing outside production, nor in production with a salt', () => {
+    const quiet = capture();
+    process.env.NODE_ENV = 'development';
+    createPaykitHandler({ ...shared, logger: quiet });
+    process.env.NODE_ENV = 'production';
+    createPaykitHandler({ ...shared, logger: quiet, webhookSalt: 'salt-of-the-shop' });
+    createPaykitHandler({ ...shared, logger: quiet, webhookSalt: () => undefined });
+    expect(quiet.lines).toEqual([]);
+  });
+
+  it('says once, in production without webhookSalt, what is not checked and where the salt is', () => {
+    process.env.NODE_ENV = 'production';
+    const logger = capture();
+    createPaykitHandler({ ...shared, logger });
+    createPaykitHandler({ ...shared, logger });
+    expect(logger.lines).toHaveLength(1);
+    expect(logger.lines[0]).toMatch(/webhookSalt/);
+    expect(logger.lines[0]).toMatch(/beside the API key/);
   });
 });
