@@ -16,6 +16,8 @@ export interface BackendState {
   callbacks: number;
   /** Requests to any path ending in `/payment-requests` that reached the test server. */
   attempts: number;
+  /** The `Idempotency-Key` of every `POST /paykit/payment-requests`, in order. */
+  keys: string[];
 }
 
 /** The merchant approves on the sandbox dashboard; resolves with the callback URL (`code` and `state`). */
@@ -43,6 +45,15 @@ export function next<E extends Event>(target: EventTarget, type: string): Promis
 export async function injectFault(fault: Record<string, unknown>): Promise<void> {
   const answer = await fetch('/__test/fault', { method: 'POST', body: JSON.stringify(fault) });
   if (answer.status !== 201) throw new Error(`could not arm ${JSON.stringify(fault)}: ${answer.status}`);
+}
+
+/**
+ * While `on`, the backend creates each payment request asked of `/paykit` and then drops the connection before
+ * answering: the page gets `network_error` although the payment request exists (see backend.ts).
+ */
+export async function loseAnswers(on: boolean): Promise<void> {
+  const answer = await fetch('/__test/lose-answers', { method: 'POST', body: JSON.stringify({ on }) });
+  if (answer.status !== 204) throw new Error(`could not set lose-answers to ${on}: ${answer.status}`);
 }
 
 /**

@@ -6,6 +6,10 @@
  *   `attempts`: how many requests to any path ending in `/payment-requests` reached this server at all (a
  *   misconfigured button must make none, not even to the page's own origin);
  * - `POST /__test/fault`: arms a fault on the sandbox (`POST /_sandbox/faults`), for the fault tests;
+ * - `POST /__test/lose-answers` `{ on }`: while on, each `POST /paykit/payment-requests` is handled in full (the
+ *   payment request is created) and its connection then destroyed before the answer: the network failure that
+ *   leaves the browser with `network_error` after the backend acted; `GET /__test/config`'s `keys` lists the
+ *   `Idempotency-Key` of every such POST, in order;
  * - `POST /__test/approve` `{ redirect_uri, state, code_challenge }`: the merchant's approval on the sandbox
  *   dashboard, answering `{ redirect }` (the callback URL with `code` and `state`);
  * - `/strict/*`: the shop's handler with `publicOrigin: 'https://shop.example'`, which refuses this page (403);
@@ -93,6 +97,8 @@ export async function startTestBackend(): Promise<TestBackend> {
   let platform: { clientId: string; handler: PaykitHandler } | undefined;
   let callbacks = 0;
   let attempts = 0;
+  let loseAnswers = false;
+  const keys: string[] = [];
 
   const middleware: TestBackend['middleware'] = async (ctx, next) => {
     if (ctx.path.endsWith('/payment-requests')) attempts += 1;
@@ -107,6 +113,23 @@ export async function startTestBackend(): Promise<TestBackend> {
     }
     if (ctx.path.startsWith('/paykit/')) {
       ctx.respond = false;
+      if (ctx.path === '/paykit/payment-requests' && ctx.method === 'POST') {
+        keys.push(String(ctx.req.headers['idempotency-key']));
+        if (loseAnswers) {
+          // The handler does all its work (creates, stores the key's outcome); the answer never reaches the page.
+          ctx.res.on('error', () => undefined);
+          await handleNodeRequest(
+            async (request) => {
+              const answer = await handler(request);
+              ctx.req.socket.destroy();
+              return answer;
+            },
+            ctx.req,
+            ctx.res,
+          ).catch(() => undefined);
+          return;
+        }
+      }
       await handleNodeRequest(handler, ctx.req, ctx.res);
       return;
     }
@@ -179,6 +202,11 @@ export async function startTestBackend(): Promise<TestBackend> {
       ctx.body = await armed.text();
       return;
     }
+    if (ctx.path === '/__test/lose-answers' && ctx.method === 'POST') {
+      loseAnswers = (JSON.parse(await readText(ctx.req)) as { on: boolean }).on;
+      ctx.status = 204;
+      return;
+    }
     if (ctx.path === '/__test/config') {
       ctx.set('content-type', 'application/json');
       ctx.body = JSON.stringify({
@@ -186,6 +214,7 @@ export async function startTestBackend(): Promise<TestBackend> {
         count: sandbox.context.state.paymentRequests.size,
         callbacks,
         attempts,
+        keys,
       });
       return;
     }

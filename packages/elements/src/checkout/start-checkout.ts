@@ -19,7 +19,13 @@ export interface StartCheckoutOptions {
    * shoppers elsewhere.
    */
   checkoutOrigins: readonly string[];
-  /** One key per shopper action: a retry of the same click reuses it. Default: a fresh UUID. */
+  /**
+   * The payment request's `Idempotency-Key`. Default: one per choice (this `endpoint` and `choice`, every field
+   * of it) in this tab, kept in sessionStorage until the backend has answered with a payment request, so that a
+   * retry after `network_error`, `timeout` or a 5xx (even after a reload) sends the same key and gets the first
+   * request's answer; a changed choice gets a new key, and so does the next click after a payment request was
+   * created. Without sessionStorage, a fresh UUID per call.
+   */
   idempotencyKey?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -37,13 +43,28 @@ export async function startCheckout(options: StartCheckoutOptions): Promise<Chec
   // page's own path), or no checkout origin that could ever match. The development build says which and why.
   if (!options.endpoint || !options.checkoutOrigins.length || !options.checkoutOrigins.every((o) => parseWebUrl(o)))
     throw new PaykitError(options.endpoint ? 'unsafe_url' : 'validation_failed', text().misconfigured);
+  // The same choice in this tab is the same attempt until it gets a payment request: the backend answers a
+  // retried key with the first request's outcome (even one whose answer was lost), never with a second request.
+  const attempt = `paykit:pay:${JSON.stringify([options.endpoint, options.choice])}`;
+  let key = options.idempotencyKey;
+  try {
+    key ||= sessionStorage[attempt] ||= crypto.randomUUID();
+  } catch {
+    // No sessionStorage (blocked by the browser's settings, a sandboxed frame): a fresh key for this call only.
+  }
   const answer = await callBackend(`${trimSlash(options.endpoint)}/payment-requests`, {
     body: options.choice,
-    headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
+    headers: { 'idempotency-key': key || crypto.randomUUID() },
     signal: options.signal,
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
   });
+  // Created: the next click is a new attempt, with a new key.
+  try {
+    delete sessionStorage[attempt];
+  } catch {
+    // Blocked: nothing was kept.
+  }
   const url = parseAllowedUrl(answer.url, options.checkoutOrigins);
   // The refused URL goes with the error (as its cause, never shown), for the development build's console.
   if (!url) throw new PaykitError('unsafe_url', text().misconfigured, { cause: answer.url });
