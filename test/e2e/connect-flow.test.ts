@@ -76,6 +76,8 @@ describe('platform flow in Chromium', () => {
     await expect
       .poll(() => status(stranger).textContent(), { timeout: 10_000 })
       .toMatch(/did not go through\. Please connect again/);
+    // Another browser started nothing on this origin: there is no request to start again.
+    expect(await stranger.getByRole('button', { name: 'Connect again' }).count()).toBe(0);
     const code = new URL(callback!).searchParams.get('code');
     const replay = await fetch(`${e2e.demo.url}/platform/paykit/oauth/callback`, {
       method: 'POST',
@@ -130,5 +132,69 @@ describe('platform flow in Chromium', () => {
     expect(e2e.demo.platform.connected.size).toBe(before);
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  // Issue 24: the merchant finishes in another tab (an email link in the middle of onboarding opens one).
+  describe('a callback in a tab that did not start the connection', () => {
+    /** From the consent page of `page`'s attempt, a second tab of the same browser approves the same request. */
+    async function approveInAnotherTab(page: Page, problems: string[]): Promise<Page> {
+      const other = await page.context().newPage();
+      other.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      other.on('pageerror', (error) => problems.push(String(error)));
+      await other.goto(page.url());
+      expect(await other.textContent('h1')).toContain('Acme Marketplace wants to connect');
+      await other.getByRole('button', { name: 'Connect' }).click();
+      await other.waitForURL((url) => url.pathname === '/platform/return');
+      return other;
+    }
+
+    it('with storage="local" completes there, and the attempt is then used for every tab', async () => {
+      const { page, problems } = await openMarketplace();
+      await page.locator('paykit-connect-button').evaluate((button) => button.setAttribute('storage', 'local'));
+      const exchanges: string[] = [];
+      page.context().on('request', (request) => {
+        if (request.url().endsWith('/platform/paykit/oauth/callback')) exchanges.push(request.url());
+      });
+      await reachConsent(page);
+      const other = await approveInAnotherTab(page, problems);
+      await expect
+        .poll(() => status(other).textContent(), { timeout: 10_000 })
+        .toBe(`Connected to ${DEMO_MERCHANT.name}.`);
+      expect(exchanges).toHaveLength(1);
+      // The first tab approves the same attempt too: its callback finds the attempt used, and sends nothing.
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await page.waitForURL((url) => url.pathname === '/platform/return');
+      await expect.poll(() => status(page).textContent(), { timeout: 10_000 }).toMatch(/already handled/);
+      expect(exchanges).toHaveLength(1);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }, 60_000);
+
+    it('without it shows "Connect again", which starts the same request in that tab and completes', async () => {
+      const { page, problems } = await openMarketplace();
+      await reachConsent(page);
+      const first = new URL(page.url());
+      const other = await approveInAnotherTab(page, problems);
+      await expect
+        .poll(() => status(other).textContent(), { timeout: 10_000 })
+        .toMatch(/did not go through\. Please connect again/);
+      const again = other.getByRole('button', { name: 'Connect again' });
+      await again.click();
+      // Signed in already: straight to the consent page, for the same app, redirect URI and scope, a new state.
+      await other.waitForURL((url) => url.pathname === '/oauth/authorize');
+      const restarted = new URL(other.url());
+      for (const name of ['client_id', 'redirect_uri', 'scope', 'response_type', 'code_challenge_method'])
+        expect(restarted.searchParams.get(name), name).toBe(first.searchParams.get(name));
+      expect(restarted.searchParams.get('state')).not.toBe(first.searchParams.get('state'));
+      await other.getByRole('button', { name: 'Connect' }).click();
+      await other.waitForURL((url) => url.pathname === '/platform/return');
+      await expect
+        .poll(() => status(other).textContent(), { timeout: 10_000 })
+        .toBe(`Connected to ${DEMO_MERCHANT.name}.`);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }, 60_000);
   });
 });

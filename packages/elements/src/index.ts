@@ -10,7 +10,8 @@ export { PaykitConnectButton } from './connect/connect-button.js';
 export { startConnect, type StartConnectOptions } from './connect/start-connect.js';
 export { handleConnectReturn } from './connect/lazy-connect-return.js';
 export { isConnectReturn } from './connect/is-connect-return.js';
-export type { HandleConnectReturnOptions } from './connect/handle-connect-return.js';
+export type { ConnectAgainError, HandleConnectReturnOptions } from './connect/handle-connect-return.js';
+export type { AttemptStorage } from './connect/connect-attempts.js';
 export { startCheckout, type StartCheckoutOptions } from './checkout/start-checkout.js';
 export { handleReturn, FINAL_STATUSES, type HandleReturnOptions } from './return/handle-return.js';
 export {

@@ -29,6 +29,7 @@ const en = {
   // the merchant's remedy is the same; the error's `code` stays exact and the development build's console says why.
   connectFailed: 'The connection did not go through. Please connect again.',
   stateUsed: 'This connection was already handled.',
+  connectAgain: 'Connect again',
 };
 
 /** A message table: every key of the English one. */

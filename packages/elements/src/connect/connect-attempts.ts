@@ -1,14 +1,27 @@
 /**
- * The connect attempts of this tab: one sessionStorage entry per `state` (so that two tabs, or two attempts,
- * never share a slot), holding the PKCE verifier. An entry expires after ten minutes and, once its callback is
- * handled, becomes a tombstone so that a reload or a replay is told "already handled" rather than "unknown".
+ * The connect attempts: one storage entry per `state` (so that two tabs, or two attempts, never share a slot),
+ * holding the PKCE verifier. By default they live in this tab's sessionStorage; `storage: 'local'` keeps them in
+ * the origin's localStorage, so that a callback in another tab of the same browser completes. Either way an
+ * entry expires after ten minutes and, once its callback is handled, becomes a tombstone so that a reload or a
+ * replay is told "already handled" rather than "unknown" (in localStorage, for every tab at once).
+ *
+ * The authorization request of the origin's latest attempt (its URL: public parameters, the state and the S256
+ * challenge, never the verifier) is also kept in localStorage, so that a callback page that cannot find its
+ * attempt (another tab, a cleared storage) can offer "Connect again" with the same settings.
  */
-import { PaykitError } from '@paykit/core/browser';
-import { text } from '../messages.js';
+import { codeChallengeOf, randomToken } from './pkce.js';
 
-const PREFIX = 'paykit:connect:';
+export const PREFIX = 'paykit:connect:';
 /** How long a connect attempt may take, from click to callback. */
 export const ATTEMPT_TTL_MS = 10 * 60_000;
+/** localStorage's key of the latest authorization request: `[url, storage === 'local']`. Not under PREFIX. */
+export const LATEST = 'paykit:connect-again';
+
+/**
+ * Where a connect attempt is kept: this tab's `sessionStorage` (the default, `'session'`), the origin's
+ * `localStorage` (`'local'`, for a callback that may land in another tab), or a `Storage` of your own.
+ */
+export type AttemptStorage = 'local' | 'session' | Storage;
 
 /** What is kept for one attempt. */
 export interface ConnectAttempt {
@@ -18,34 +31,51 @@ export interface ConnectAttempt {
 }
 
 /** An attempt, or the tombstone of a used one, whose `createdAt` is when it was used: both expire alike. */
-type Stored = ConnectAttempt | { used: true; createdAt: number };
+export type Stored = ConnectAttempt | { used: true; createdAt: number };
+
+/**
+ * Adds a fresh `state` and S256 challenge to the authorization request `url` (which has every other parameter),
+ * keeps the attempt, and remembers the request as the origin's latest. Resolves with the state.
+ */
+export async function beginAttempt(url: URL, storage?: AttemptStorage): Promise<string> {
+  const state = randomToken();
+  const codeVerifier = randomToken();
+  const query = url.searchParams;
+  query.set('state', state);
+  query.set('code_challenge', await codeChallengeOf(codeVerifier));
+  query.set('code_challenge_method', 'S256');
+  const local = storage === 'local';
+  saveAttempt(local ? localStorage : typeof storage === 'object' ? storage : sessionStorage, state, {
+    codeVerifier,
+    redirectUri: query.get('redirect_uri')!,
+    createdAt: Date.now(),
+  });
+  try {
+    localStorage.setItem(LATEST, JSON.stringify([url.href, local]));
+  } catch {
+    // No localStorage (blocked by the browser's settings): the attempt works, only "Connect again" will not.
+  }
+  return state;
+}
 
 /** Keeps a new attempt under its state, and forgets expired (or unreadable) ones. */
 export function saveAttempt(storage: Storage, state: string, attempt: ConnectAttempt): void {
+  prune(storage, attempt.createdAt);
+  storage.setItem(PREFIX + state, JSON.stringify(attempt));
+}
+
+/** Forgets the attempts and tombstones of `storage` that expired by `now`, and unreadable ones. */
+export function prune(storage: Storage, now: number): void {
   for (let i = storage.length - 1; i >= 0; i -= 1) {
     const key = storage.key(i)!;
     if (!key.startsWith(PREFIX)) continue;
     const stored = read(storage, key);
-    if (!stored || attempt.createdAt - stored.createdAt > ATTEMPT_TTL_MS) storage.removeItem(key);
+    if (!stored || now - stored.createdAt > ATTEMPT_TTL_MS) storage.removeItem(key);
   }
-  storage.setItem(PREFIX + state, JSON.stringify(attempt));
-}
-
-/**
- * Takes the attempt of `state` out, leaving a tombstone: it can be taken once. Throws `state_unknown`,
- * `state_expired` or `state_used`.
- */
-export function consumeAttempt(storage: Storage, state: string, now = Date.now()): ConnectAttempt {
-  const stored = read(storage, PREFIX + state);
-  if (!stored) throw new PaykitError('state_unknown', text().connectFailed);
-  if ('used' in stored) throw new PaykitError('state_used', text().stateUsed);
-  storage.setItem(PREFIX + state, JSON.stringify({ used: true, createdAt: now }));
-  if (now - stored.createdAt > ATTEMPT_TTL_MS) throw new PaykitError('state_expired', text().connectFailed);
-  return stored;
 }
 
 /** The entry under `key`: `null` when there is none (JSON.parse reads a missing item's `null` as null). */
-function read(storage: Storage, key: string): Stored | null | undefined {
+export function read(storage: Storage, key: string): Stored | null | undefined {
   try {
     return JSON.parse(storage.getItem(key)!) as Stored | null;
   } catch {

@@ -7,7 +7,7 @@ import { dev } from '#dev';
 /**
  * "Connect with Payments": sends a merchant to the payment service's dashboard (or any standard OAuth server)
  * to approve the platform's app (OAuth 2.0 authorization code with PKCE). State and verifier stay in this
- * tab's sessionStorage. The authorization endpoint is `authorization-endpoint`, else the one of `issuer`'s
+ * tab's sessionStorage (with `storage="local"`, in the origin's localStorage). The authorization endpoint is `authorization-endpoint`, else the one of `issuer`'s
  * metadata, else `{dashboard-url}/oauth/authorize`.
  *
  * @tag paykit-connect-button
@@ -32,6 +32,7 @@ export class PaykitConnectButton extends BusyButton {
     prompt: {},
     loginHint: { attribute: 'login-hint' },
     resource: {},
+    storage: {},
   };
 
   /** The platform app's client id. */
@@ -52,6 +53,12 @@ export class PaykitConnectButton extends BusyButton {
   declare loginHint?: string;
   /** `resource` of the authorization request (RFC 8707): the API the tokens are for. */
   declare resource?: string;
+  /**
+   * Where the attempt (state and PKCE verifier) is kept: this tab's sessionStorage by default; `local` keeps it
+   * in the origin's localStorage, so that a callback opened in another tab of this browser completes. Single use
+   * and expiring after ten minutes either way.
+   */
+  declare storage?: 'local' | 'session';
 
   protected get defaultLabel(): string {
     return text(this).connect;

@@ -1,11 +1,14 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
 import '../return/define.js';
 import type { PaykitReturn } from '../return/return-status.js';
 import { approveOnDashboard, backendState, next } from '../../test-support/backend-client.js';
-import { saveAttempt } from './connect-attempts.js';
+import { LATEST, saveAttempt } from './connect-attempts.js';
 import { handleConnectReturn } from './handle-connect-return.js';
+import { codeChallengeOf } from './pkce.js';
 import { startConnect } from './start-connect.js';
+import './define.js';
+import type { PaykitConnectButton } from './connect-button.js';
 
 let dashboard: string;
 const redirectUri = () => `${location.origin}/return`;
@@ -181,5 +184,200 @@ describe('<paykit-return> on an OAuth callback', () => {
     expect(detail.message).to.equal('The connection did not go through. Please connect again.');
     await el.updateComplete;
     expect(box(el).dataset.state).to.equal('error');
+  });
+});
+
+/** What a navigation of this page would have loaded: the Navigation API's `navigate` event, cancelled. */
+function nextNavigation(): Promise<URL> {
+  const navigation = (window as unknown as { navigation: EventTarget }).navigation;
+  return new Promise((resolve) => {
+    navigation.addEventListener(
+      'navigate',
+      (event) => {
+        const navigate = event as Event & { destination: { url: string } };
+        navigate.preventDefault();
+        resolve(new URL(navigate.destination.url));
+      },
+      { once: true },
+    );
+  });
+}
+
+/** A connect button's attempt, as its click makes it; resolves with the authorization URL it would go to. */
+async function clickConnect(attributes: Record<string, string> = {}): Promise<URL> {
+  const el = document.createElement('paykit-connect-button') as PaykitConnectButton;
+  for (const [name, value] of Object.entries({
+    'client-id': 'app_123',
+    'redirect-uri': redirectUri(),
+    scope: 'payments business:read',
+    'dashboard-url': dashboard,
+    ...attributes,
+  }))
+    el.setAttribute(name, value);
+  const connect = next<Event & { detail: { url: string } }>(el, 'paykit-connect');
+  el.addEventListener('paykit-connect', (event) => event.preventDefault());
+  document.body.append(el);
+  await el.updateComplete;
+  el.shadowRoot!.querySelector('button')!.click();
+  const url = new URL((await connect).detail.url);
+  el.remove();
+  return url;
+}
+
+/** The callback of an approved attempt whose authorization URL is `url`. */
+async function approved(url: URL): Promise<string> {
+  const query = url.searchParams;
+  const back = await approveOnDashboard({
+    redirect_uri: query.get('redirect_uri')!,
+    state: query.get('state')!,
+    code_challenge: query.get('code_challenge')!,
+  });
+  return new URL(back).search.slice(1);
+}
+
+const kept = (storage: Storage, state: string) =>
+  JSON.parse(storage.getItem(`paykit:connect:${state}`) ?? 'null') as { used?: true; codeVerifier?: string } | null;
+
+describe('storage="local" (issue 24: a callback in another tab)', () => {
+  afterEach(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+
+  it("keeps the attempt in the origin's localStorage, where a tab that did not start it completes it, once for every tab", async () => {
+    const url = await clickConnect({ storage: 'local' });
+    const state = url.searchParams.get('state')!;
+    expect(kept(localStorage, state)?.codeVerifier).to.have.length(43);
+    expect(kept(sessionStorage, state)).to.equal(null);
+    const query = await approved(url);
+    // The callback's tab: its sessionStorage has nothing of this attempt (here it never had).
+    sessionStorage.clear();
+    const before = (await backendState()).callbacks;
+    const connected = next<PaykitConnectedEvent>(document, 'paykit-connected');
+    const el = await mountReturn(query);
+    expect((await connected).detail.business.name).to.equal('Harbour Cafe');
+    await el.updateComplete;
+    expect(box(el).dataset.state).to.equal('connected');
+    // Consumed where every tab reads it: the same callback in any tab of this origin is "already handled".
+    expect(kept(localStorage, state)).to.deep.include({ used: true });
+    const code = await handleConnectReturn({ endpoint: '/platform', url: `${location.origin}/return?${query}` }).then(
+      () => 'connected',
+      (error: { code: string }) => error.code,
+    );
+    expect(code).to.equal('state_used');
+    expect((await backendState()).callbacks).to.equal(before + 1);
+  });
+
+  it('without it, the attempt stays in the tab that started it: another tab gets state_unknown', async () => {
+    const url = await clickConnect();
+    const state = url.searchParams.get('state')!;
+    expect(kept(sessionStorage, state)?.codeVerifier).to.have.length(43);
+    expect(kept(localStorage, state)).to.equal(null);
+    const query = await approved(url);
+    sessionStorage.clear();
+    const refused = next<PaykitErrorEvent>(document, 'paykit-error');
+    await mountReturn(query);
+    expect((await refused).detail.code).to.equal('state_unknown');
+  });
+
+  it('startConnect takes storage: "local"; expired attempts of localStorage expire (state_expired) and are pruned', async () => {
+    const { state } = await startConnect({
+      clientId: 'c',
+      redirectUri: redirectUri(),
+      scope: 'payments',
+      dashboardUrl: dashboard,
+      storage: 'local',
+    });
+    expect(kept(localStorage, state)?.codeVerifier).to.have.length(43);
+    const old = { codeVerifier: 'v'.repeat(43), redirectUri: redirectUri(), createdAt: Date.now() - 11 * 60_000 };
+    saveAttempt(localStorage, 'old-state', old);
+    saveAttempt(localStorage, 'older-state', { ...old, createdAt: old.createdAt - 60_000 });
+    const expired = next<PaykitErrorEvent>(document, 'paykit-error');
+    await mountReturn('code=late&state=old-state');
+    expect((await expired).detail.code).to.equal('state_expired');
+    // Handling a callback pruned the other expired attempt; the live one and the new tombstone stay.
+    expect(localStorage.getItem('paykit:connect:older-state')).to.equal(null);
+    expect(kept(localStorage, 'old-state')).to.deep.include({ used: true });
+    expect(kept(localStorage, state)?.codeVerifier).to.have.length(43);
+  });
+});
+
+describe('"Connect again" (issue 24: connect recovers)', () => {
+  afterEach(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  const connectAgain = (el: PaykitReturn) => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=connect]');
+
+  for (const storage of ['session', 'local'] as const) {
+    it(`on state_unknown starts the origin's latest request again, fresh state and verifier, in ${storage} storage`, async () => {
+      const first = await clickConnect({ storage, prompt: 'login', 'login-hint': 'owner@harbour.test' });
+      const refused = next<PaykitErrorEvent>(document, 'paykit-error');
+      const el = await mountReturn('code=from-elsewhere&state=issued-in-another-tab');
+      expect((await refused).detail.code).to.equal('state_unknown');
+      await el.updateComplete;
+      expect(box(el).textContent).to.contain('The connection did not go through. Please connect again.');
+      expect(connectAgain(el)!.textContent).to.equal('Connect again');
+      await expect(el).to.be.accessible();
+
+      const navigation = nextNavigation();
+      connectAgain(el)!.click();
+      const url = await navigation;
+      expect(url.origin + url.pathname).to.equal(first.origin + first.pathname);
+      const { state, code_challenge: challenge, ...same } = Object.fromEntries(url.searchParams);
+      const { state: firstState, code_challenge: firstChallenge, ...before } = Object.fromEntries(first.searchParams);
+      expect(same).to.deep.equal(before);
+      expect(same).to.include({ client_id: 'app_123', prompt: 'login', login_hint: 'owner@harbour.test' });
+      expect(state)
+        .to.match(/^[A-Za-z0-9_-]{43}$/)
+        .and.not.equal(firstState);
+      expect(challenge).to.not.equal(firstChallenge);
+      // The new attempt is kept where the first was, and its verifier is the one of the new challenge.
+      const attempt = kept(storage === 'local' ? localStorage : sessionStorage, state!);
+      expect(await codeChallengeOf(attempt!.codeVerifier!)).to.equal(challenge);
+      expect(kept(storage === 'local' ? sessionStorage : localStorage, state!)).to.equal(null);
+    });
+  }
+
+  it('is offered for an expired attempt too, and not when this browser knows no request or for other refusals', async () => {
+    await clickConnect();
+    saveAttempt(sessionStorage, 'old-state', {
+      codeVerifier: 'v'.repeat(43),
+      redirectUri: redirectUri(),
+      createdAt: Date.now() - 11 * 60_000,
+    });
+    const expired = await mountReturn('code=late&state=old-state');
+    await waitUntil(() => box(expired).dataset.state === 'error');
+    expect(connectAgain(expired)).to.not.equal(null);
+
+    const { state } = await startConnect({
+      clientId: 'c',
+      redirectUri: redirectUri(),
+      scope: 'p',
+      dashboardUrl: dashboard,
+    });
+    const failed = await mountReturn(`error=server_error&state=${state}`);
+    await waitUntil(() => box(failed).dataset.state === 'error');
+    expect(connectAgain(failed)).to.equal(null);
+
+    // Only a URL paykit may send a merchant to is offered, and nothing when none is known.
+    localStorage.setItem(LATEST, JSON.stringify(['javascript:alert(1)', false]));
+    const unsafe = await mountReturn('code=x&state=unknown-1');
+    await waitUntil(() => box(unsafe).dataset.state === 'error');
+    expect(connectAgain(unsafe)).to.equal(null);
+    localStorage.removeItem(LATEST);
+    const unknown = await mountReturn('code=x&state=unknown-2');
+    await waitUntil(() => box(unknown).dataset.state === 'error');
+    expect(box(unknown).textContent).to.contain('Please connect again.');
+    expect(connectAgain(unknown)).to.equal(null);
+  });
+
+  it('a connection that went through forgets the latest request', async () => {
+    const url = await clickConnect();
+    expect(localStorage.getItem(LATEST)).to.not.equal(null);
+    const connected = next<PaykitConnectedEvent>(document, 'paykit-connected');
+    await mountReturn(await approved(url));
+    await connected;
+    expect(localStorage.getItem(LATEST)).to.equal(null);
   });
 });

@@ -1,18 +1,23 @@
 /**
- * The OAuth callback on the platform's return page. The `state` must be one this tab issued, not yet used and
- * not expired; it is consumed before any network call, and the URL is cleaned, so that a reload, Back or a
- * second mount never sends the code twice. Then the code and its verifier go to the platform's backend, with
- * the `iss` of the callback when the authorization server sent one (RFC 9207): the backend compares it with
- * the issuer it is configured for, so that a response from another server (a mix-up) is refused.
+ * The OAuth callback on the platform's return page. The `state` must be one this tab issued (or, for an attempt
+ * kept with `storage: 'local'`, any tab of this origin), not yet used and not expired; it is consumed before
+ * any network call, and the URL is cleaned, so that a reload, Back or a second mount never sends the code twice.
+ * Then the code and its verifier go to the platform's backend, with the `iss` of the callback when the
+ * authorization server sent one (RFC 9207): the backend compares it with the issuer it is configured for, so
+ * that a response from another server (a mix-up) is refused. A callback whose attempt is unknown or expired can
+ * be started again with the same settings ("Connect again").
+ *
+ * This module is the lazy chunk: whatever only a callback page needs (consuming an attempt, "Connect again")
+ * lives here, so that no other page downloads it.
  *
  * @see https://www.rfc-editor.org/rfc/rfc9207
  */
-import { PaykitError } from '@paykit/core/browser';
+import { PaykitError, parseWebUrl } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend, repeats } from '../http.js';
 import { text } from '../messages.js';
 import type { ConnectedBusiness } from '../types.js';
-import { consumeAttempt } from './connect-attempts.js';
+import { ATTEMPT_TTL_MS, beginAttempt, LATEST, PREFIX, prune, read, type ConnectAttempt } from './connect-attempts.js';
 import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
 
 // Still exported here, where it was first: `@paykit/elements` users may import both from this module.
@@ -24,8 +29,22 @@ export interface HandleConnectReturnOptions {
   endpoint: string;
   /** The callback URL. Default: the page's (which is then cleaned with `history.replaceState`). */
   url?: string;
+  /**
+   * Where the attempt is looked for. Default: this tab's sessionStorage, then the origin's localStorage (where
+   * `storage: 'local'` keeps it), so that the callback page needs no setting of its own.
+   */
   storage?: Storage;
   fetch?: typeof fetch;
+}
+
+/**
+ * The error of a callback whose attempt is not found (`state_unknown`) or expired (`state_expired`): when this
+ * browser remembers the origin's latest authorization request, `connectAgain` starts it again (a fresh state and
+ * verifier, the same parameters and storage) and takes the merchant there; `<paykit-return>` offers it as
+ * "Connect again".
+ */
+export interface ConnectAgainError extends PaykitError {
+  connectAgain?: () => Promise<void>;
 }
 
 /** Callbacks being handled, by state: a second mount while the first runs (React StrictMode) shares its work. */
@@ -63,7 +82,7 @@ async function exchange(
   state: string,
 ): Promise<ConnectedBusiness> {
   const query = url.searchParams;
-  const attempt = consumeAttempt(storage, state);
+  const attempt = consumeAttempt(options.storage, state);
   storage.setItem(HANDLED, url.pathname);
   // The code leaves the address bar (and the history, and any later Referer) before it is sent anywhere.
   if (options.url === undefined) history.replaceState(history.state, '', `${url.pathname}${url.hash}`);
@@ -90,5 +109,53 @@ async function exchange(
   });
   const business = answer.business as ConnectedBusiness | undefined;
   if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().failed);
+  // Connected: "Connect again" has nothing left to offer, and the request's parameters need not stay around.
+  tryStorage(() => localStorage.removeItem(LATEST));
   return business;
+}
+
+/**
+ * Takes the attempt of `state` out of the first storage that has it, leaving a tombstone there (in localStorage,
+ * for every tab of the origin): it can be taken once. Expired entries of each storage are pruned on the way.
+ * Throws `state_unknown` (with `connectAgain` when possible), `state_expired` (likewise) or `state_used`.
+ */
+export function consumeAttempt(given: Storage | undefined, state: string, now = Date.now()): ConnectAttempt {
+  const places = given ? [given] : [sessionStorage];
+  if (!given) tryStorage(() => places.push(localStorage));
+  for (const storage of places) {
+    const stored = read(storage, PREFIX + state);
+    if (!stored) continue;
+    if ('used' in stored) throw new PaykitError('state_used', text().stateUsed);
+    storage.setItem(PREFIX + state, JSON.stringify({ used: true, createdAt: now }));
+    places.forEach((place) => prune(place, now));
+    if (now - stored.createdAt > ATTEMPT_TTL_MS) throw again('state_expired');
+    return stored;
+  }
+  places.forEach((place) => prune(place, now));
+  throw again('state_unknown');
+}
+
+/** A refused callback's error, with `connectAgain` when the origin's latest authorization request is known. */
+function again(code: 'state_unknown' | 'state_expired'): ConnectAgainError {
+  const error: ConnectAgainError = new PaykitError(code, text().connectFailed);
+  tryStorage(() => {
+    const [href, local] = JSON.parse(localStorage.getItem(LATEST)!) as [string, boolean];
+    // Only an authorization request this origin's own button made can be there; still checked as any URL is.
+    const url = parseWebUrl(href);
+    if (url)
+      error.connectAgain = async () => {
+        await beginAttempt(url, local ? 'local' : 'session');
+        location.assign(url);
+      };
+  });
+  return error;
+}
+
+/** Runs `work` on localStorage, which the browser may refuse (its settings): without it, less is offered. */
+function tryStorage(work: () => unknown): void {
+  try {
+    work();
+  } catch {
+    // Nothing to do: the callback works without localStorage, only "Connect again" is not offered.
+  }
 }

@@ -1,16 +1,16 @@
 /**
- * The headless connect flow: a fresh `state` and PKCE verifier (256 bits each), kept for this attempt only,
- * and the URL of the authorization request. The authorization endpoint is found as the server side finds its
- * token endpoint: given outright (`authorizationEndpoint`), read from the issuer's metadata (`issuer`), or the
- * spec's path under the dashboard (`{dashboardUrl}/oauth/authorize`, spec 4.9).
+ * The headless connect flow: a fresh `state` and PKCE verifier (256 bits each), kept for this attempt only (in
+ * this tab's sessionStorage, or with `storage: 'local'` the origin's localStorage), and the URL of the
+ * authorization request. The authorization endpoint is found as the server side finds its token endpoint: given
+ * outright (`authorizationEndpoint`), read from the issuer's metadata (`issuer`), or the spec's path under the
+ * dashboard (`{dashboardUrl}/oauth/authorize`, spec 4.9).
  *
  * @see https://www.rfc-editor.org/rfc/rfc7636 (PKCE)
  */
 import { PaykitError, parseWebUrl } from '@paykit/core/browser';
 import { text } from '../messages.js';
-import { saveAttempt } from './connect-attempts.js';
+import { beginAttempt, type AttemptStorage } from './connect-attempts.js';
 import { discoverAuthorizationEndpoint } from './discover.js';
-import { codeChallengeOf, randomToken } from './pkce.js';
 
 /** Options of {@link startConnect}. */
 export interface StartConnectOptions {
@@ -40,25 +40,27 @@ export interface StartConnectOptions {
    * `response_type`, `scope`, `state`, `code_challenge*`): trying is `validation_failed`.
    */
   extraParams?: Record<string, string>;
-  /** Where attempts are kept. Default `sessionStorage`. */
-  storage?: Storage;
+  /**
+   * Where the attempt is kept: `'session'` (the default) this tab's sessionStorage, `'local'` the origin's
+   * localStorage, so that a callback opened in another tab of this browser completes (an email link in the
+   * middle of onboarding); or a `Storage` of your own. Either way single use and expiring after ten minutes.
+   */
+  storage?: AttemptStorage;
   /** For the metadata request. */
   fetch?: typeof fetch;
 }
 
 /** Prepares an attempt and returns the URL to send the merchant to. */
 export async function startConnect(options: StartConnectOptions): Promise<{ url: string; state: string }> {
-  const state = randomToken();
-  const codeVerifier = randomToken();
-  /** The parameters paykit sets itself, which `extraParams` may not replace. */
+  /** The parameters paykit sets itself, which `extraParams` may not replace (the last three: beginAttempt's). */
   const own: Record<string, string> = {
     client_id: options.clientId,
     redirect_uri: options.redirectUri,
     response_type: 'code',
     scope: options.scope.trim(),
-    state,
-    code_challenge: await codeChallengeOf(codeVerifier),
-    code_challenge_method: 'S256',
+    state: '',
+    code_challenge: '',
+    code_challenge_method: '',
   };
   const extra = { ...options.extraParams };
   if (!own.client_id || !own.scope || Object.keys(extra).some((name) => Object.hasOwn(own, name)))
@@ -81,10 +83,6 @@ export async function startConnect(options: StartConnectOptions): Promise<{ url:
   }))
     // `set`, not `append`: an endpoint's own query (RFC 6749 section 3.1 allows one) keeps its other parameters.
     if (value) url.searchParams.set(name, value);
-  saveAttempt(options.storage ?? sessionStorage, state, {
-    codeVerifier,
-    redirectUri: options.redirectUri,
-    createdAt: Date.now(),
-  });
+  const state = await beginAttempt(url, options.storage);
   return { url: url.href, state };
 }

@@ -29,4 +29,5 @@ export interface ConnectButtonConfig extends HTMLElement {
   dashboardUrl?: string | undefined;
   issuer?: string | undefined;
   authorizationEndpoint?: string | undefined;
+  storage?: string | undefined;
 }

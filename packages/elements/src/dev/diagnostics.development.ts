@@ -7,6 +7,7 @@
  * Shoppers never read these: the elements show their own short words, and these go to the console only.
  */
 import { parseWebUrl, PaykitError } from '@paykit/core/browser';
+import { LATEST } from '../connect/connect-attempts.js';
 import type { ConnectButtonConfig, Diagnostics, PayButtonConfig } from './diagnostics-api.js';
 
 /** How long `<paykit-return>` may wait for a framework to set its `endpoint` before the console is told. */
@@ -92,6 +93,24 @@ function connectButton(element: ConnectButtonConfig): void {
       ' has none of issuer, authorization-endpoint or dashboard-url, so it does not know where to send the ' +
         'merchant. Set issuer="https://auth.example" (a standard OAuth server) or dashboard-url (the Payments dashboard).',
     );
+  const callback = parseWebUrl(element.redirectUri);
+  if (callback && callback.origin !== location.origin)
+    say(
+      'warn',
+      element,
+      `'s redirect-uri is on ${callback.origin}, another origin than this page (${location.origin}). The attempt ` +
+        "(its state and PKCE verifier) is kept in this origin's storage, which a page of another origin cannot " +
+        'read, so every callback there ends in state_unknown ("The connection did not go through"). Put the ' +
+        `button on a page of ${callback.origin}, or register a redirect URI on ${location.origin}.`,
+    );
+  if (element.storage && !/^(local|session)$/.test(element.storage))
+    say(
+      'warn',
+      element,
+      `'s storage is ${quoted(element.storage)}, which is neither "local" (the origin's localStorage, so that a ` +
+        'callback in another tab of this browser completes) nor "session" (the default), so this tab\'s ' +
+        'sessionStorage keeps the attempt.',
+    );
 }
 
 function returnPage(element: HTMLElement & { endpoint: string }): void {
@@ -113,8 +132,8 @@ function returnPage(element: HTMLElement & { endpoint: string }): void {
 const CALLBACK_REFUSALS: { readonly [code: string]: string } = {
   state_missing: 'the callback URL has no state (or no code), so it was not sent anywhere',
   state_unknown:
-    "this browser tab did not start the connection (the callback's state was not issued here: another tab, " +
-    'another browser, or sessionStorage was cleared), so the code was not sent anywhere',
+    "this browser tab did not start the connection (the callback's state is not among the attempts this origin " +
+    'keeps here: sessionStorage, and localStorage for storage="local"), so the code was not sent anywhere',
   state_expired: 'the connection was started more than ten minutes ago; its state has expired',
   code_reused: 'the backend refused an authorization code it has already exchanged or tried (a replay)',
   issuer_mismatch:
@@ -123,11 +142,46 @@ const CALLBACK_REFUSALS: { readonly [code: string]: string } = {
   upstream_error: 'the authorization server sent the merchant back with an error other than access_denied',
 };
 
+/**
+ * Why a callback's attempt was not found, from what this browser remembers of the origin's latest connection
+ * (`[url, local]`, kept by every attempt in localStorage).
+ */
+function likelyCause(): string {
+  let latest: [string, boolean] | null = null;
+  try {
+    latest = JSON.parse(localStorage.getItem(LATEST)!) as [string, boolean] | null;
+  } catch {
+    // No localStorage: nothing is known.
+  }
+  if (!latest)
+    return (
+      ' No connection was started from this origin in this browser, so the likely cause is another browser (an ' +
+      'in-app browser handing the link over to the system browser), or a <paykit-connect-button> on a page of ' +
+      "another origin than this one: its redirect-uri must be on the origin of the button's page, whose storage " +
+      'is the only one that holds the attempt.'
+    );
+  return latest[1]
+    ? ' The latest connection from this origin kept its attempt in localStorage (storage="local"), which every tab ' +
+        'of this browser reads, so the likely cause is another browser, an attempt over ten minutes old that was ' +
+        'already pruned, or cleared site data.'
+    : ' A connection was started from this origin in this browser, so the likely cause is another tab: the ' +
+        'merchant finished in a tab that did not start it (an email link opened in a new tab, a new window). Set ' +
+        'storage="local" on <paykit-connect-button> (storage: \'local\' for startConnect) so that any tab of this ' +
+        'browser completes it. Otherwise: another browser.';
+}
+
 function failure(element: HTMLElement, error: unknown): void {
   if (!(error instanceof PaykitError)) return;
   const refusal = element.localName === 'paykit-return' ? CALLBACK_REFUSALS[error.code] : undefined;
   if (refusal && error.status === undefined) {
-    say('warn', element, `: the connection was refused (${error.code}): ${refusal}. The page asks to connect again.`);
+    const again = (error as { connectAgain?: unknown }).connectAgain
+      ? 'The page offers "Connect again", which starts the latest connection of this origin again.'
+      : 'The page asks to connect again.';
+    say(
+      'warn',
+      element,
+      `: the connection was refused (${error.code}): ${refusal}.${error.code === 'state_unknown' ? likelyCause() : ''} ${again}`,
+    );
     return;
   }
   const endpoint = (element as { endpoint?: string }).endpoint;

@@ -12,6 +12,7 @@ import '../pay-button/define.js';
 import type { PaykitPayButton } from '../pay-button/pay-button.js';
 import '../return/define.js';
 import { backendState, consoleDuring, next } from '../../test-support/backend-client.js';
+import { startConnect } from '../connect/start-connect.js';
 import { RETURN_ENDPOINT_GRACE_MS } from './diagnostics.development.js';
 
 let checkoutOrigin: string;
@@ -148,5 +149,78 @@ describe('development diagnostics', () => {
     expect(lines.join('\n')).to.match(
       /<paykit-return>: the connection was refused \(state_unknown\): this browser tab did not start/,
     );
+  });
+  it('a connect button whose redirect-uri is on another origin, or with an unknown storage, is warned of before it goes', async () => {
+    const el = document.createElement('paykit-connect-button');
+    for (const [name, value] of Object.entries({
+      'client-id': 'app_123',
+      'redirect-uri': 'https://platform.example/connected',
+      scope: 'payments',
+      'dashboard-url': checkoutOrigin,
+      storage: 'localStorage',
+    }))
+      el.setAttribute(name, value);
+    el.addEventListener('paykit-connect', (event) => event.preventDefault());
+    document.body.append(el);
+    await el.updateComplete;
+    const lines = await consoleDuring(async () => {
+      const connect = next(el, 'paykit-connect');
+      el.shadowRoot!.querySelector('button')!.click();
+      await connect;
+    });
+    el.remove();
+    const printed = lines.join('\n');
+    expect(printed).to.contain(
+      `<paykit-connect-button>'s redirect-uri is on https://platform.example, another origin than this page (${location.origin})`,
+    );
+    expect(printed).to.match(/every callback there ends in state_unknown/);
+    expect(printed).to.contain(`<paykit-connect-button>'s storage is "localStorage", which is neither "local"`);
+  });
+
+  describe('an unknown state names its likely cause from what this browser remembers', () => {
+    afterEach(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+    async function refusedCallback(): Promise<string> {
+      history.replaceState(null, '', `${location.pathname}?code=c&state=not-issued-here`);
+      const lines = await consoleDuring(async () => {
+        const failure = next<PaykitErrorEvent>(document, 'paykit-error');
+        await fixture(html`<paykit-return endpoint="/platform"></paykit-return>`);
+        await failure;
+      });
+      history.replaceState(null, '', location.pathname);
+      return lines.join('\n');
+    }
+    const connect = (storage?: 'local') =>
+      startConnect({
+        clientId: 'app_123',
+        redirectUri: `${location.origin}/return`,
+        scope: 'payments',
+        dashboardUrl: checkoutOrigin,
+        ...(storage ? { storage } : {}),
+      });
+
+    it('another tab, after a connection of this tab (sessionStorage): storage="local", and "Connect again"', async () => {
+      await connect();
+      const printed = await refusedCallback();
+      expect(printed).to.match(/state_unknown.*the likely cause is another tab.*Set storage="local"/s);
+      expect(printed).to.contain('The page offers "Connect again"');
+    });
+
+    it('another browser, or a button on another origin, when this browser started nothing here', async () => {
+      const printed = await refusedCallback();
+      expect(printed).to.match(/No connection was started from this origin in this browser.*another browser/s);
+      expect(printed).to.match(/<paykit-connect-button> on a page of another origin/);
+      expect(printed).to.contain('The page asks to connect again.');
+    });
+
+    it('another browser or cleared data, when the latest connection already used localStorage', async () => {
+      await connect('local');
+      const printed = await refusedCallback();
+      expect(printed).to.match(
+        /kept its attempt in localStorage \(storage="local"\).*likely cause is another browser/s,
+      );
+    });
   });
 });

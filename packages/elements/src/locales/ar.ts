@@ -23,4 +23,5 @@ registerMessages('ar', {
   connectCancelled: 'أُلغي الاتصال. لم تتم مشاركة أي شيء.',
   connectFailed: 'لم يكتمل الاتصال. يُرجى الاتصال من جديد.',
   stateUsed: 'تمت معالجة هذا الاتصال بالفعل.',
+  connectAgain: 'الاتصال من جديد',
 });

@@ -23,4 +23,5 @@ registerMessages('fr', {
   connectCancelled: 'Connexion annulée. Rien n’a été partagé.',
   connectFailed: 'La connexion n’a pas abouti. Veuillez vous reconnecter.',
   stateUsed: 'Cette connexion a déjà été traitée.',
+  connectAgain: 'Se reconnecter',
 });

@@ -108,6 +108,30 @@ describe('@paykit/elements/react', () => {
     expect(url.searchParams.get('state')).to.have.length.greaterThan(20);
   });
 
+  it('<ConnectButton storage="local"> keeps the attempt in localStorage (issue 24), where a callback in another tab finds it', async () => {
+    const connects: PaykitConnectEvent[] = [];
+    render(
+      h(ConnectButton, {
+        clientId: 'app_123',
+        redirectUri: `${location.origin}/return`,
+        scope: 'payments',
+        dashboardUrl: checkoutOrigin,
+        storage: 'local',
+        onPaykitConnect: (event) => {
+          event.preventDefault();
+          connects.push(event);
+        },
+      }),
+    );
+    await host.querySelector('paykit-connect-button')!.updateComplete;
+    shadowButton('paykit-connect-button').click();
+    await waitUntil(() => connects.length === 1, 'no paykit-connect reached the prop');
+    const state = new URL(connects[0]!.detail.url).searchParams.get('state')!;
+    expect(localStorage.getItem(`paykit:connect:${state}`)).to.contain('codeVerifier');
+    expect(sessionStorage.getItem(`paykit:connect:${state}`)).to.equal(null);
+    localStorage.clear();
+  });
+
   it('<PaykitReturn> rendered on the server waits for hydration to set its endpoint, then confirms', async () => {
     const { id } = await startCheckout({
       endpoint: '/paykit',

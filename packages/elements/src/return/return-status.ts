@@ -1,6 +1,7 @@
 import type { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing } from 'lit';
 import { dev } from '#dev';
+import type { ConnectAgainError } from '../connect/handle-connect-return.js';
 import { isConnectReturn } from '../connect/is-connect-return.js';
 // Its code is fetched on the first call: a shop's return page (the common one) never downloads it.
 import { handleConnectReturn } from '../connect/lazy-connect-return.js';
@@ -46,6 +47,7 @@ type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'con
  * @csspart reference - The merchant's reference, when the backend sends it.
  * @csspart retry - The "Try again" link (a failed, canceled or not completed payment, when there is a `retry-url`).
  * @csspart check - The "Check again" button, once the automatic checks have stopped.
+ * @csspart connect - The "Connect again" button, on a callback whose attempt this tab cannot find (`state_unknown`: another tab or browser) or that expired, when this browser knows the origin's latest connect request.
  * @cssprop --paykit-success-color - Border of a completed payment.
  * @cssprop --paykit-error-color - Border of a failed payment or an error.
  */
@@ -74,6 +76,11 @@ export class PaykitReturn extends LitElement {
   declare private _stalled: boolean;
 
   #abort: AbortController | undefined;
+  /**
+   * "Connect again", on a callback whose attempt is not found or expired: starts the origin's latest authorization
+   * request again. Not a reactive property: it is set just before the state, which renders.
+   */
+  #again: (() => Promise<void>) | undefined;
 
   constructor() {
     super();
@@ -123,7 +130,7 @@ export class PaykitReturn extends LitElement {
       payment ? html`<div part="amount">${formatAmount(payment, langOf(this))}</div><div part="purpose" ?hidden=${!payment.purpose}>${payment.purpose}</div><div part="reference" ?hidden=${!payment.reference}>${words.reference}${payment.reference}</div>` : nothing
     }${retry ? html`<a part="retry" href=${retry}>${words.tryAgain}</a>` : nothing}${
       this._stalled ? html`<button part="check" @click=${this.#checkAgain}>${words.checkAgain}</button>` : nothing
-    }</div>`;
+    }${this.#again ? html`<button part="connect" @click=${this.#again}>${words.connectAgain}</button>` : nothing}</div>`;
   }
 
   #checkAgain = (): void => {
@@ -189,7 +196,11 @@ export class PaykitReturn extends LitElement {
           // handleConnectReturn keeps the server's description of a denial as the error's cause.
           new PaykitConnectDeniedEvent({ description: (error as PaykitError).cause as string | undefined }),
         );
-      else this.#show('error', failure.message, new PaykitErrorEvent(failure));
+      else {
+        // state_unknown or state_expired, when this browser knows the origin's latest authorization request.
+        this.#again = (error as ConnectAgainError).connectAgain;
+        this.#show('error', failure.message, new PaykitErrorEvent(failure));
+      }
     }
   }
 }
