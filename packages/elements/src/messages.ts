@@ -49,10 +49,12 @@ const tables = ((globalThis as { [key: symbol]: unknown })[Symbol.for('paykit.me
 
 /**
  * Registers (or replaces) the table of a locale such as `fr` or `pt-BR`. Elements already rendered switch to it:
- * on a script-tag page, a locale module runs after the elements have rendered.
+ * on a script-tag page, a locale module runs after the elements have rendered. A key the table lacks is shown in
+ * English.
  */
 export function registerMessages(lang: string, table: Messages): void {
-  tables[lang.toLowerCase()] = table;
+  // English fills a key the table lacks (one written before the key existed): a label is never empty.
+  tables[lang.toLowerCase()] = { ...en, ...table };
   globalThis.dispatchEvent?.(new Event(MESSAGES_CHANGED));
 }
 

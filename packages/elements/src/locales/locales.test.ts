@@ -35,6 +35,17 @@ describe('locales', () => {
     expect(label(connect!)).to.equal('Mit Payments verbinden');
   });
 
+  it('a table without a newer key shows that text in English, never an empty label', async () => {
+    const { connect: _missing, ...older } = text();
+    registerMessages('nl', { ...older, pay: 'Betalen' } as Messages);
+    const wrapper = await fixture(
+      html`<div lang="nl"><paykit-pay-button></paykit-pay-button><paykit-connect-button></paykit-connect-button></div>`,
+    );
+    const [pay, connect] = [...wrapper.children] as PaykitPayButton[];
+    expect(label(pay!)).to.equal('Betalen');
+    expect(label(connect!)).to.equal('Connect with Payments');
+  });
+
   it('every locale translates every text', () => {
     const english = Object.keys(text());
     for (const lang of ['fr', 'ar']) {
