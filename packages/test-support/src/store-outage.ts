@@ -14,6 +14,11 @@ export interface OutageProcessConfig {
   encryptionKey: string;
   /** Workers calling the stores at once. */
   concurrency: number;
+  /**
+   * The stores' circuit breaker (default on). Off, every call goes to the driver while the database is away, so
+   * that its failure paths (a connection cut as it is made) are hammered rather than skipped.
+   */
+  circuitBreaker?: boolean;
 }
 
 /** The outcomes of one store method so far. */

@@ -7,8 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { ConnectionStore, MerchantCredentials } from '../oauth/connection-store.js';
 import type { CredentialSealer } from '../oauth/credential-sealer.js';
 import type { RefreshLeases } from '../oauth/refresh-leases.js';
+import type { AbandonedClaims } from './abandoned-claims.js';
 import type { Database } from './database.js';
 import type { Tables } from './schema.js';
+import { mayHaveWritten } from './store-errors.js';
 
 /** Column aliases are single words, so that a client with a name transform (`postgres.camel`) reads them alike. */
 interface SealedRow {
@@ -27,11 +29,13 @@ export class PostgresConnectionStore implements ConnectionStore, RefreshLeases {
   readonly #db: Database;
   readonly #table: string;
   readonly #sealer: CredentialSealer;
+  readonly #abandoned: AbandonedClaims;
 
-  constructor(db: Database, tables: Tables, sealer: CredentialSealer) {
+  constructor(db: Database, tables: Tables, sealer: CredentialSealer, abandoned: AbandonedClaims) {
     this.#db = db;
     this.#table = tables.connections;
     this.#sealer = sealer;
+    this.#abandoned = abandoned;
   }
 
   async get(businessId: string): Promise<MerchantCredentials | undefined> {
@@ -59,13 +63,20 @@ export class PostgresConnectionStore implements ConnectionStore, RefreshLeases {
 
   async takeRefreshLease(businessId: string, ttlMs: number): Promise<string | undefined> {
     // The row lock orders concurrent takers; the second re-reads the lease the first wrote and finds it live.
-    const [row] = await this.#db.query<{ lease: string }>(
-      `UPDATE ${this.#table}
-       SET lease_id = $2, lease_until = clock_timestamp() + $3::double precision * interval '1 millisecond'
-       WHERE business_id = $1 AND (lease_until IS NULL OR lease_until <= clock_timestamp())
-       RETURNING lease_id AS lease`,
-      [businessId, randomUUID(), ttlMs],
-    );
+    const leaseId = randomUUID();
+    const [row] = await this.#db
+      .query<{ lease: string }>(
+        `UPDATE ${this.#table}
+         SET lease_id = $2, lease_until = clock_timestamp() + $3::double precision * interval '1 millisecond'
+         WHERE business_id = $1 AND (lease_until IS NULL OR lease_until <= clock_timestamp())
+         RETURNING lease_id AS lease`,
+        [businessId, leaseId, ttlMs],
+      )
+      .catch((error: unknown) => {
+        // A lease that lands all the same must not keep every instance from refreshing this merchant until it lapses.
+        if (mayHaveWritten(error)) this.#abandoned.add(() => this.#retractLease(businessId, leaseId), ttlMs);
+        throw error;
+      });
     return row?.lease;
   }
 
@@ -102,6 +113,16 @@ export class PostgresConnectionStore implements ConnectionStore, RefreshLeases {
       `UPDATE ${this.#table} SET lease_id = NULL, lease_until = NULL WHERE business_id = $1 AND lease_id = $2`,
       [businessId, leaseId],
     );
+  }
+
+  /** Ends a lease of this id if it is there; true when it was. */
+  async #retractLease(businessId: string, leaseId: string): Promise<boolean> {
+    const rows = await this.#db.query(
+      `UPDATE ${this.#table} SET lease_id = NULL, lease_until = NULL WHERE business_id = $1 AND lease_id = $2
+       RETURNING 1 AS ended`,
+      [businessId, leaseId],
+    );
+    return rows.length > 0;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { PaykitError } from '@paykit/core';
 import { CredentialSealer, type CredentialKey } from '../oauth/credential-sealer.js';
-import { nodePostgresDatabase, type NodePostgresPool } from './node-postgres.js';
+import { DEFAULT_TIMEOUT_MS, nodePostgresDatabase, type NodePostgresPool } from './node-postgres.js';
 import { tablesOf } from './schema.js';
 import { openStores, type PostgresStores, type StoreSettings } from './stores.js';
 
@@ -14,9 +14,12 @@ export interface PostgresStoresOptions {
   connectionString?: string;
   /**
    * A pool of the `pg` package (`new pg.Pool(options)`) to use instead of a pool of our own: for settings of
-   * your own (pool size, TLS, timeouts). It keeps its own settings (give it a `connectionTimeoutMillis`: pg
-   * waits for ever by default), is not ended by `close()`, and gets an `'error'` listener while the stores
-   * use it (an idle client whose connection is lost would otherwise end the process).
+   * your own (pool size, TLS, timeouts). It keeps its own settings, is not ended by `close()`, and gets an
+   * `'error'` listener while the stores use it (an idle client whose connection is lost would otherwise end the
+   * process). `timeoutMs` still bounds every store call on it, client-side; the server's own limits
+   * (`statement_timeout`, `lock_timeout`, `idle_in_transaction_session_timeout`) are the pool's to set, and
+   * paykit adds them only to its transactions. Give it a `connectionTimeoutMillis` too: a caller that gave up
+   * otherwise stays in pg's queue, and a connection attempt to a silent server waits for ever.
    */
   client?: NodePostgresPool;
   /**
@@ -34,7 +37,25 @@ export interface PostgresStoresOptions {
   tablePrefix?: string;
   /** The token endpoint's budget per client id. Default 90 a minute (spec 8). */
   tokenRequestsPerMinute?: number;
-  /** How long a connection attempt may take before the store answers `store_unavailable`. Default 2,000 ms. */
+  /**
+   * The deadline of every store call, in ms, from the call to its answer: the wait for a connection of the pool,
+   * a new connection, and each statement (or the whole transaction) together. Past it the call rejects with
+   * `store_unavailable` (the handler answers 503 with `Retry-After`), and a connection left in the middle of a
+   * statement is destroyed, never reused. The pool that `connectionString` makes also sends it to the server as
+   * each connection's `statement_timeout` (three quarters of it), `lock_timeout` (half) and
+   * `idle_in_transaction_session_timeout` (all of it), so that the server gives up too. Default 2,000 ms: well
+   * under the time a shopper waits for a button, and room enough for a burst of 250 calls on a pool of 10.
+   */
+  timeoutMs?: number;
+  /**
+   * Answer at once while the database is silent (default true): after 3 calls in a row that got no answer (the
+   * deadline passed, the connection was refused or lost), every call rejects with `store_unavailable` without
+   * waiting, and a `SELECT 1` probes the database every 500 ms in the background until it answers (so calls work
+   * again within about half a second of the database's return). A locked
+   * table or a slow statement that the server cancels does not open it: the database answered.
+   */
+  circuitBreaker?: boolean;
+  /** How long a connection attempt may take before the store answers `store_unavailable`. Default 2,000 ms (and never past `timeoutMs`). */
   connectTimeoutMs?: number;
   /** Connections of the pool that `connectionString` makes. Default 10. */
   maxConnections?: number;
@@ -57,6 +78,11 @@ export interface PostgresStoresOptions {
 export async function createPostgresStores(options: PostgresStoresOptions): Promise<PostgresStores> {
   const settings = storeSettings(options);
   const connectTimeoutMs = positive(options.connectTimeoutMs ?? 2_000, 'connectTimeoutMs', { finite: true });
+  const timeoutMs = positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs', { finite: true });
+  if (options.circuitBreaker !== undefined && typeof options.circuitBreaker !== 'boolean') {
+    throw invalid('circuitBreaker', '"circuitBreaker" must be true or false');
+  }
+  const circuitBreaker = options.circuitBreaker ?? true;
   const max = positiveInteger(options.maxConnections ?? 10, 'maxConnections');
   if ((options.client === undefined) === (options.connectionString === undefined)) {
     throw invalid('connectionString', 'give either "connectionString" or "client", not both or neither');
@@ -70,9 +96,10 @@ export async function createPostgresStores(options: PostgresStoresOptions): Prom
     // password included. Nothing of the URL is passed on.
     throw invalid('connectionString', '"connectionString" must be a postgres:// URL');
   }
+  const statements = { prepare, timeoutMs, circuitBreaker };
   const db = options.client
-    ? nodePostgresDatabase({ pool: options.client, prepare })
-    : nodePostgresDatabase({ connectionString: options.connectionString!, connectTimeoutMs, max, prepare });
+    ? nodePostgresDatabase({ pool: options.client, ...statements })
+    : nodePostgresDatabase({ connectionString: options.connectionString!, connectTimeoutMs, max, ...statements });
   return openStores(db, settings);
 }
 

@@ -5,9 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '../handler/event-store.js';
+import type { AbandonedClaims } from './abandoned-claims.js';
 import type { Chores } from './chores.js';
 import type { Database } from './database.js';
 import type { Tables } from './schema.js';
+import { mayHaveWritten } from './store-errors.js';
 
 const MAX_REMEMBERED_CLAIMS = 10_000;
 
@@ -28,27 +30,43 @@ export class PostgresEventStore implements EventStore {
   /** The claim ids this instance holds, so that a claim that lapsed and was taken over is not released. */
   readonly #claims = new Map<string, string>();
 
-  constructor(db: Database, tables: Tables, options: PostgresEventStoreOptions, chores: Chores) {
+  readonly #abandoned: AbandonedClaims;
+
+  constructor(
+    db: Database,
+    tables: Tables,
+    options: PostgresEventStoreOptions,
+    chores: Chores,
+    abandoned: AbandonedClaims,
+  ) {
     this.#db = db;
     this.#table = tables.events;
     this.#options = options;
     this.#chores = chores;
+    this.#abandoned = abandoned;
   }
 
   async claim(eventId: string): Promise<boolean> {
     this.#sweep();
     const claimId = randomUUID();
     const retained = Number.isFinite(this.#options.retentionMs);
-    const rows = await this.#db.query(
-      `INSERT INTO ${this.#table} AS e (fact, state, claim_id, lease_until, updated_at)
+    const rows = await this.#db
+      .query(
+        `INSERT INTO ${this.#table} AS e (fact, state, claim_id, lease_until, updated_at)
        VALUES ($1, 'processing', $2, clock_timestamp() + $3::double precision * interval '1 millisecond', clock_timestamp())
        ON CONFLICT (fact) DO UPDATE SET state = 'processing', claim_id = EXCLUDED.claim_id,
          lease_until = EXCLUDED.lease_until, updated_at = EXCLUDED.updated_at
        WHERE (e.state = 'processing' AND e.lease_until <= clock_timestamp())
          ${retained ? `OR (e.state = 'done' AND e.updated_at <= clock_timestamp() - $4::double precision * interval '1 millisecond')` : ''}
        RETURNING 1 AS claimed`,
-      [eventId, claimId, this.#options.leaseMs, ...(retained ? [this.#options.retentionMs] : [])],
-    );
+        [eventId, claimId, this.#options.leaseMs, ...(retained ? [this.#options.retentionMs] : [])],
+      )
+      .catch((error: unknown) => {
+        // The delivery is answered 503 and comes again; a claim that lands all the same must not answer that
+        // redelivery "already being processed" for the whole lease.
+        if (mayHaveWritten(error)) this.#abandoned.add(() => this.#retract(eventId, claimId), this.#options.leaseMs);
+        throw error;
+      });
     if (rows.length === 0) return false;
     this.#claims.set(eventId, claimId);
     // Claims end in complete or release; one whose end failed (the database was away) is not kept for ever.
@@ -75,6 +93,15 @@ export class PostgresEventStore implements EventStore {
       [eventId, claimId ?? null],
     );
     this.#claims.delete(eventId);
+  }
+
+  /** Removes a claim of this id if it is there; true when it was. */
+  async #retract(eventId: string, claimId: string): Promise<boolean> {
+    const rows = await this.#db.query(
+      `DELETE FROM ${this.#table} WHERE fact = $1 AND state = 'processing' AND claim_id = $2 RETURNING 1 AS removed`,
+      [eventId, claimId],
+    );
+    return rows.length > 0;
   }
 
   /** Forgets done facts past their retention, a bounded batch now and then. */

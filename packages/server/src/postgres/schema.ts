@@ -103,11 +103,23 @@ const MIGRATIONS: readonly ((t: Tables) => readonly string[])[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
+ * The deadline of the migration's transaction, in ms. It runs at start-up, not for a shopper: the DDL of a first
+ * run and the wait for the advisory lock while other instances starting at the same moment migrate get room
+ * that a store call does not. A database that does not answer still fails the start within it (and one that
+ * cannot be connected to, within `connectTimeoutMs`).
+ */
+const MIGRATION_TIMEOUT_MS = 30_000;
+
+/**
  * Brings the tables of `tables.prefix` to {@link SCHEMA_VERSION}. Refuses a database at a newer version
  * (written by a newer @paykit/server): an older instance must not guess at tables it does not know.
  */
 export async function migrate(database: Database, tables: Tables): Promise<{ applied: number[] }> {
-  return database.transaction(async (tx) => {
+  return database.transaction(migrateIn(tables), { timeoutMs: MIGRATION_TIMEOUT_MS });
+}
+
+function migrateIn(tables: Tables): (tx: Queryable) => Promise<{ applied: number[] }> {
+  return async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey(tables.prefix)]);
     const [found] = await tx.query<{ exists: boolean }>('SELECT to_regclass($1::text) IS NOT NULL AS exists', [
       tables.migrations,
@@ -137,7 +149,7 @@ export async function migrate(database: Database, tables: Tables): Promise<{ app
       applied.push(version);
     }
     return { applied };
-  });
+  };
 }
 
 async function apply(tx: Queryable, statements: readonly string[]): Promise<void> {

@@ -72,6 +72,20 @@ describe('the stores while the database is down', () => {
     } finally {
       await server.start();
     }
+    // The circuit breaker opened while the database was down; its probe (every 500 ms) closes it by itself.
+    await expect
+      .poll(
+        () =>
+          stores.connections.get('biz_1').then(
+            () => 'back',
+            (error: { code?: string }) => error.code,
+          ),
+        {
+          timeout: 5_000,
+          interval: 50,
+        },
+      )
+      .toBe('back');
     for (const [name, call] of Object.entries(methods)) {
       await expect(call(), name).resolves.not.toThrow();
     }

@@ -9,6 +9,7 @@ import type { ConnectionStore } from '../oauth/connection-store.js';
 import type { CredentialSealer } from '../oauth/credential-sealer.js';
 import type { RefreshLeases } from '../oauth/refresh-leases.js';
 import type { TokenBudget } from '../oauth/token-budget.js';
+import { AbandonedClaims } from './abandoned-claims.js';
 import { Chores } from './chores.js';
 import { PostgresCodeLedger } from './codes.js';
 import { PostgresConnectionStore } from './connections.js';
@@ -60,7 +61,8 @@ export async function openStores(db: Database, settings: StoreSettings): Promise
     throw error;
   }
   const chores = new Chores();
-  const connections = new PostgresConnectionStore(db, settings.tables, settings.sealer);
+  const abandoned = new AbandonedClaims();
+  const connections = new PostgresConnectionStore(db, settings.tables, settings.sealer, abandoned);
   let closing: Promise<void> | undefined;
   return {
     connections,
@@ -69,13 +71,14 @@ export async function openStores(db: Database, settings: StoreSettings): Promise
       settings.tables,
       { leaseMs: settings.eventLeaseMs, retentionMs: settings.eventRetentionMs },
       chores,
+      abandoned,
     ),
-    idempotency: new PostgresIdempotencyStore(db, settings.tables, chores),
+    idempotency: new PostgresIdempotencyStore(db, settings.tables, chores, abandoned),
     tokenBudget: new PostgresTokenBudget(db, settings.tables, settings.tokenRequestsPerMinute, chores),
     codes: new PostgresCodeLedger(db, settings.tables, chores),
     reencryptConnections: () => connections.reencryptConnections(),
     close() {
-      closing ??= chores.settle().then(() => db.close());
+      closing ??= Promise.all([chores.settle(), abandoned.close()]).then(() => db.close());
       return closing;
     },
   };
