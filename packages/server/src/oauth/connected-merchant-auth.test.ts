@@ -1,3 +1,4 @@
+import { PaykitError } from '@paykit/core';
 import { startScriptedServer, type ScriptedRequest } from '@paykit/test-support/scripted-server';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -197,6 +198,37 @@ describe('one refresh per merchant among instances that share a store (refresh l
       const started = Date.now();
       expect((await instance(api.url, store).merchant('biz_1').getPaymentRequest('pr_1')).id).toBe('pr_1');
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(api.requests.filter((r) => r.url === '/v1/open/oauth/token')).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('keeps refreshed tokens that the store could not take: used at once, stored when the store is back, never refreshed twice', async () => {
+    const api = await startApi(() => ({ body: tokens('fresh') }));
+    // A store away for its first two attempts to take the tokens (store_unavailable: down, or past its deadline).
+    let refusals = 2;
+    const store = new (class extends MemoryConnectionStore {
+      override async finishRefresh(...args: Parameters<MemoryConnectionStore['finishRefresh']>): Promise<void> {
+        if (refusals > 0) {
+          refusals -= 1;
+          throw new PaykitError('store_unavailable', 'The store is away');
+        }
+        return super.finishRefresh(...args);
+      }
+    })();
+    await store.set('biz_1', expired);
+    const platform = instance(api.url, store);
+    try {
+      // The authorization server spent r1 on this refresh: losing its answer would disconnect the merchant.
+      expect((await platform.merchant('biz_1').getPaymentRequest('pr_1')).id).toBe('pr_1');
+      expect((await platform.merchant('biz_1').getPaymentRequest('pr_1')).id).toBe('pr_1');
+      await expect
+        .poll(() => store.get('biz_1'), { timeout: 5_000 })
+        .toMatchObject({ accessToken: 'fresh', refreshToken: 'fresh-refresh' });
+      expect(refusals).toBe(0);
+      // The lease ended with the write: the next refresh is not held up by it.
+      expect(await store.takeRefreshLease('biz_1', 1_000)).toBeDefined();
       expect(api.requests.filter((r) => r.url === '/v1/open/oauth/token')).toHaveLength(1);
     } finally {
       await api.close();

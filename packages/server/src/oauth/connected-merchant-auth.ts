@@ -20,6 +20,9 @@ import type { RefreshLeases } from './refresh-leases.js';
 /** A refresh lease outlives the token request it guards by this much (the store's writes, clock drift). */
 const LEASE_MARGIN_MS = 5_000;
 
+/** How long refreshed tokens that the store could not take are offered to it again, in the background. */
+const UNSAVED_RETRY_MS = 10 * 60_000;
+
 /** What the credentials of one merchant need. */
 export interface ConnectedMerchantAuthOptions {
   businessId: string;
@@ -40,6 +43,12 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
   const { businessId, store, leases } = options;
   let refreshing: Promise<MerchantCredentials> | undefined;
   let revoking: Promise<void> | undefined;
+  /**
+   * Refreshed tokens the store has not taken yet (it was away, or past its deadline). The authorization server
+   * spent the old refresh token: these are the only tokens, so they are used from here and written again in the
+   * background until the store takes them. Never refreshed again meanwhile (that would present a spent token).
+   */
+  let unsaved: MerchantCredentials | undefined;
 
   const notConnected = () =>
     new PaykitError(
@@ -60,6 +69,7 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
 
   /** Drops the credentials and tells the platform, once however many calls find them dead at the same time. */
   const revoke = (): Promise<void> => {
+    unsaved = undefined;
     revoking ??= (async () => {
       if ((await store.get(businessId)) === undefined) return;
       await store.delete(businessId);
@@ -75,6 +85,7 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
    * secrets here, before any of them goes into a request (or an error that quotes one).
    */
   const read = async (): Promise<MerchantCredentials | undefined> => {
+    if (unsaved) return unsaved;
     const credentials = await store.get(businessId);
     if (credentials?.kind === 'api_key') rememberSecret(credentials.apiKey);
     if (credentials?.kind === 'oauth') {
@@ -124,7 +135,15 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
       // RFC 6749 section 5.1: a response without `scope` granted the scope asked for, which is the current one.
       const scope = tokens.scope ?? current.scope;
       const fresh: MerchantCredentials = { kind: 'oauth', ...tokens, ...(scope === undefined ? {} : { scope }) };
-      await leases.finishRefresh(businessId, lease, fresh);
+      try {
+        await leases.finishRefresh(businessId, lease, fresh);
+      } catch (error) {
+        if (!isPaykitError(error, 'store_unavailable')) throw error;
+        // The lease stays ours (other instances keep waiting rather than refresh with the spent token) until
+        // the write lands, which also ends it; or until it lapses, if the store stays away that long.
+        unsaved = fresh;
+        saveInBackground(fresh, () => leases.finishRefresh(businessId, lease, fresh));
+      }
       finished = true;
       return fresh;
     } catch (error) {
@@ -133,6 +152,32 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
     } finally {
       if (!finished) await leases.releaseRefreshLease(businessId, lease).catch(() => undefined);
     }
+  };
+
+  /**
+   * Offers `credentials` to the store again, backing off from 100 ms to 2 s, until it takes them, they are no
+   * longer the unsaved ones (revoked), or {@link UNSAVED_RETRY_MS} passed. Unref'd: an exiting process does not
+   * wait for it.
+   */
+  const saveInBackground = (credentials: MerchantCredentials, write: () => Promise<void>): void => {
+    const giveUpAt = Date.now() + UNSAVED_RETRY_MS;
+    const attempt = (pause: number): void => {
+      if (unsaved !== credentials) return;
+      if (Date.now() + pause >= giveUpAt) {
+        unsaved = undefined;
+        return;
+      }
+      setTimeout(() => {
+        if (unsaved !== credentials) return;
+        write().then(
+          () => {
+            if (unsaved === credentials) unsaved = undefined;
+          },
+          () => attempt(Math.min(pause * 2, 2_000)),
+        );
+      }, pause).unref?.();
+    };
+    attempt(100);
   };
 
   /** Takes the lease, or waits for its holder (maybe another instance) to store fresh tokens. */
