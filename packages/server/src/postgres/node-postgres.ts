@@ -227,8 +227,9 @@ export function nodePostgresDatabase(
   ): Promise<T> => {
     if (!probe && breaker?.isOpen) throw new StoreUnavailableError(breaker.refusal(), false);
     const progress: Progress = { unknown: false };
+    const deadline = new Deadline(ms);
     try {
-      const result = await use(new Deadline(ms), progress);
+      const result = await use(deadline, progress);
       breaker?.answered();
       return result;
     } catch (error) {
@@ -236,6 +237,8 @@ export function nodePostgresDatabase(
       if (isUnavailable(error) && !isServerTimeout(error)) breaker?.silent();
       else breaker?.answered();
       throw storeError(error, { mayHaveWritten: progress.unknown && !(error instanceof pg.DatabaseError) });
+    } finally {
+      deadline.end();
     }
   };
 
