@@ -116,7 +116,7 @@ export function nodePostgresDatabase(
           Client: clientWithConnectTimeout(source.connectTimeoutMs),
           // The wait for a client of the pool is part of each operation's deadline (a choice: one clock for the
           // whole call, which is what the shopper waits for). 2 s is generous for a burst: 250 concurrent calls on
-          // a pool of 10 are 25 rounds of ~1 ms statements (`pnpm bench --only outage` prints the burst's slowest
+          // a pool of 10 are 25 rounds of ~1 ms statements (`bench/store-outage.ts` prints the burst's slowest
           // call). The deadline itself is enforced by our own timer; the pool's `connectionTimeoutMillis` is set to
           // the same so that pg also takes a caller that gave up out of its queue, instead of handing it a
           // connection later.
