@@ -17,7 +17,7 @@ export type {
 export type { ReconcileOptions, ReconcileReport } from './facts/reconcile.js';
 export { verifyWebhook, type VerifiedWebhook, type VerifyWebhookInput } from './webhooks/verify-webhook.js';
 export type { WebhookFormat } from './webhooks/received-webhook.js';
-export { MemoryEventStore, type EventStore } from './handler/event-store.js';
+export { MemoryEventStore, type ClaimResult, type EventStore } from './handler/event-store.js';
 export { FileEventStore, type FileEventStoreOptions } from './handler/file-event-store.js';
 export {
   MemoryIdempotencyStore,

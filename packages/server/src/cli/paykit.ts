@@ -37,6 +37,7 @@ function describeReport(report: ReconcileReport): string {
     `${report.seen} seen`,
     `${report.acted} acted on now`,
     `${report.alreadyRecorded} already recorded`,
+    `${report.inProgress} in progress elsewhere`,
     `${report.open} still open`,
     `${report.hookFailures} hook failures`,
   ].join(', ');

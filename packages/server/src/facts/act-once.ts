@@ -6,12 +6,15 @@
 import type { EventStore } from '../handler/event-store.js';
 import type { ConfirmedEvent, EventContext, PaykitHandlerOptions } from '../handler/options.js';
 
-/** What came of offering a fact to the hook: it ran now, or the fact was already acted on (or is being). */
-export type ActOutcome = 'acted' | 'duplicate';
+/**
+ * What came of offering a fact to the hook: it ran now, the fact was acted on before (`duplicate`), or another
+ * caller is acting on it right now (`busy`: it may still fail and give it back).
+ */
+export type ActOutcome = 'acted' | 'duplicate' | 'busy';
 
 /**
- * Claims `event.fact` and runs `onEvent` with it. Resolves `duplicate` without running anything when the fact
- * was claimed before; rethrows what the hook threw, after giving the claim back.
+ * Claims `event.fact` and runs `onEvent` with it. Resolves `duplicate` or `busy` without running anything when the
+ * fact was claimed before; rethrows what the hook threw, after giving the claim back.
  */
 export async function actOnce(
   store: EventStore,
@@ -19,7 +22,8 @@ export async function actOnce(
   event: ConfirmedEvent,
   context: EventContext,
 ): Promise<ActOutcome> {
-  if (!(await store.claim(event.fact))) return 'duplicate';
+  const claimed = await store.claim(event.fact);
+  if (claimed !== true) return claimed === 'busy' ? 'busy' : 'duplicate';
   try {
     await onEvent?.(event, context);
   } catch (error) {

@@ -51,6 +51,8 @@ export interface ReconcileReport {
   acted: number;
   /** Completed or failed ones already acted on (by a webhook, a return, or an earlier sweep). */
   alreadyRecorded: number;
+  /** Completed or failed ones another path is acting on right now (the next sweep sees how it ended). */
+  inProgress: number;
   /** Pending or canceled ones: nothing to act on yet. */
   open: number;
   /** Ones whose hook threw (the claim was given back: a webhook or the next sweep offers it again). */
@@ -94,6 +96,7 @@ export async function reconcile(context: ReconcileContext, options: ReconcileOpt
     seen: 0,
     acted: 0,
     alreadyRecorded: 0,
+    inProgress: 0,
     open: 0,
     hookFailures: 0,
     complete: true,
@@ -164,6 +167,7 @@ async function offer(request: PaymentRequest, context: ReconcileContext, report:
   try {
     const outcome = await actOnce(context.store, context.onEvent, event, { request: undefined });
     if (outcome === 'acted') report.acted += 1;
+    else if (outcome === 'busy') report.inProgress += 1;
     else report.alreadyRecorded += 1;
   } catch (error) {
     if (isPaykitError(error, 'store_unavailable')) throw error;

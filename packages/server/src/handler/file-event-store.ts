@@ -5,7 +5,7 @@
  * claim with it, and the redelivery is processed. For several processes, use `createPostgresStores`.
  */
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
-import type { EventStore } from './event-store.js';
+import type { ClaimResult, EventStore } from './event-store.js';
 
 /** Options of {@link FileEventStore}. */
 export interface FileEventStoreOptions {
@@ -28,9 +28,10 @@ export class FileEventStore implements EventStore {
     this.#maxEntries = options.maxEntries ?? 100_000;
   }
 
-  async claim(eventId: string): Promise<boolean> {
+  async claim(eventId: string): Promise<ClaimResult> {
     const done = await this.#load();
-    if (done.has(eventId) || this.#processing.has(eventId)) return false;
+    if (done.has(eventId)) return false;
+    if (this.#processing.has(eventId)) return 'busy';
     this.#processing.add(eventId);
     return true;
   }

@@ -4,7 +4,7 @@
  * 'done' is kept for `retentionMs` (by default for ever).
  */
 import { randomUUID } from 'node:crypto';
-import type { EventStore } from '../handler/event-store.js';
+import type { ClaimResult, EventStore } from '../handler/event-store.js';
 import type { AbandonedClaims } from './abandoned-claims.js';
 import type { Chores } from './chores.js';
 import type { Database } from './database.js';
@@ -46,7 +46,7 @@ export class PostgresEventStore implements EventStore {
     this.#abandoned = abandoned;
   }
 
-  async claim(eventId: string): Promise<boolean> {
+  async claim(eventId: string): Promise<ClaimResult> {
     this.#sweep();
     const claimId = randomUUID();
     const retained = Number.isFinite(this.#options.retentionMs);
@@ -67,7 +67,7 @@ export class PostgresEventStore implements EventStore {
         if (mayHaveWritten(error)) this.#abandoned.add(() => this.#retract(eventId, claimId), this.#options.leaseMs);
         throw error;
       });
-    if (rows.length === 0) return false;
+    if (rows.length === 0) return this.#stateOf(eventId);
     this.#claims.set(eventId, claimId);
     // Claims end in complete or release; one whose end failed (the database was away) is not kept for ever.
     if (this.#claims.size > MAX_REMEMBERED_CLAIMS) this.#claims.delete(this.#claims.keys().next().value!);
@@ -93,6 +93,18 @@ export class PostgresEventStore implements EventStore {
       [eventId, claimId ?? null],
     );
     this.#claims.delete(eventId);
+  }
+
+  /**
+   * Why a claim was refused: `'busy'` while another instance's lease holds (its hook may still fail and give the
+   * fact back), `false` when the fact is done. One more read, on the refused path only.
+   */
+  async #stateOf(eventId: string): Promise<ClaimResult> {
+    const rows = await this.#db.query<{ state: string }>(
+      `SELECT state FROM ${this.#table} WHERE fact = $1 AND (state = 'done' OR lease_until > clock_timestamp())`,
+      [eventId],
+    );
+    return rows[0]?.state === 'processing' ? 'busy' : false;
   }
 
   /** Removes a claim of this id if it is there; true when it was. */

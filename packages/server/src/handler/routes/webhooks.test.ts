@@ -13,13 +13,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../adapters/node.js';
 import { createPaykitHandler } from '../create-handler.js';
-import { MemoryEventStore } from '../event-store.js';
+import { MemoryEventStore, type ClaimResult } from '../event-store.js';
 import type { ConfirmedEvent, PaykitHandlerOptions } from '../options.js';
 
 /** An event store that also counts claims, so that a test sees whether a refused delivery reached it. */
 class CountingEventStore extends MemoryEventStore {
   claims = 0;
-  override claim(fact: string): boolean {
+  override claim(fact: string): ClaimResult {
     this.claims += 1;
     return super.claim(fact);
   }
@@ -170,6 +170,50 @@ describe('both formats of one fact', () => {
     expect(redelivered.status).toBe(200);
     await settled();
     expect(notification!.attempts).toBe(2);
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe('a fact another delivery is acting on', () => {
+  it('is answered 409 with Retry-After, not "received", so that the service delivers it again', async () => {
+    // The sandbox's deliveries go nowhere (port 9 refuses), and are sent to the shop by hand, one while the
+    // other's hook is still running.
+    const lost = 'http://127.0.0.1:9/paykit/webhooks';
+    await call(sandbox, 'POST', '/v1/webhook-events', {
+      json: { name: 'lost', url: lost, event_types: ['payment_request.completed'] },
+    });
+    const created = await call(sandbox, 'POST', '/v1/payment-requests', {
+      json: { amount: '12.50', currency: 'SGD', webhook: lost },
+    });
+    await call(sandbox, 'POST', `/_sandbox/payment-requests/${created.body.id}/pay`, {
+      json: { outcome: 'succeeded' },
+    });
+    const [notification, event] = ['notification', 'event'].map(
+      (format) => (sandbox.context.webhooks.deliveries.find((d) => d.format === format) as WebhookDelivery).request,
+    );
+    let finish = (): void => undefined;
+    const hookStarted = new Promise<void>((started) => {
+      options = {
+        onEvent: (confirmed) =>
+          new Promise<void>((resolve) => {
+            started();
+            finish = () => {
+              events.push(confirmed);
+              resolve();
+            };
+          }),
+      };
+    });
+    const first = deliver(notification!);
+    await hookStarted;
+    const second = await fetch(hookUrl(), { method: 'POST', ...event! });
+    expect(second.status).toBe(409);
+    expect(second.headers.get('retry-after')).toBe('5');
+    expect(((await second.json()) as { code: string }).code).toBe('conflict');
+    finish();
+    expect((await first).status).toBe(200);
+    // Delivered again later: the fact is done.
+    expect(await deliver(event!)).toMatchObject({ status: 200, body: { duplicate: true } });
     expect(events).toHaveLength(1);
   });
 });

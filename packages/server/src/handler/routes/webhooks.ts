@@ -42,6 +42,9 @@ import { isBodyRebuilt, json, readBody } from '../http.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
 import type { ConfirmedEvent, PaykitHandlerOptions, WebhookSaltContext } from '../options.js';
 
+/** When a delivery that found its fact held by another is to come again: a hook usually takes less. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
 /** The route. */
 export function webhooksRoute(
   merchants: MerchantResolver,
@@ -63,6 +66,16 @@ export function webhooksRoute(
     const claim = claimOf(received);
     const event = await confirm(await merchants(businessId), claim, salt !== undefined);
     const outcome = await actOnce(store, options.onEvent, event, { request });
+    if (outcome === 'busy') {
+      // Not "received": the holder's hook may still fail and give the fact back, and then only a redelivery runs it.
+      throw new PaykitError(
+        'conflict',
+        `${event.fact} is being acted on by another delivery now: deliver it again later`,
+        {
+          retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
+        },
+      );
+    }
     return json(outcome === 'duplicate' ? { received: true, duplicate: true } : { received: true });
   };
 }
