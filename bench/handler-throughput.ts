@@ -1,104 +1,175 @@
 /**
- * Requests per second and p99 latency of `POST /paykit/payment-requests` through the node adapter, beside the
- * sandbox's own `POST /v1/payment-requests` in the same run: the handler's overhead as a ratio. 127.0.0.1 only.
+ * Requests per second and p99 latency of `POST /paykit/payment-requests` through the node adapter, beside a bare
+ * node:http + `fetch` proxy making the same API call, in the same run: the handler's overhead as ratios. Twice:
+ * with the sandbox in this process (it then competes for the same event loop) and in a process of its own (as
+ * the real API would be). Beside each path, the event-loop delay of the process serving it. 127.0.0.1 only.
  */
 import { startSandbox } from '@paykit/sandbox';
 import { createPaykitHandler } from '@paykit/server';
 import { toNodeListener } from '@paykit/server/node';
 import autocannon from 'autocannon';
-import { createServer } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 
-/** One autocannon run. */
+/** One path's load. */
 export interface LoadFigures {
   requestsPerSecond: number;
+  /** Over every response of every round (not the worst round's). */
   p99Ms: number;
+  non2xx: number;
+  /** The p99 of the serving process's event-loop delay while this path was loaded, in ms. */
+  loopDelayP99Ms?: number;
+}
+
+/** Where the sandbox ran and what each path did against it. */
+export interface HandlerThroughput {
+  sandboxWhere: 'same process' | 'own process';
+  sandbox: LoadFigures;
+  proxy: LoadFigures;
+  handler: LoadFigures;
+}
+
+/** A load's raw outcome, to be merged with the other rounds of its path. */
+export interface Round {
+  latenciesMs: number[];
+  requests: number;
+  seconds: number;
   non2xx: number;
 }
 
-async function load(url: string, headers: Record<string, string>, body: string, seconds: number): Promise<LoadFigures> {
-  const result = await autocannon({ url, method: 'POST', headers, body, connections: 10, duration: seconds });
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx };
+/**
+ * One load of `seconds` on 10 connections, every response timed. `perRequest` adds headers to each request (a new
+ * `Idempotency-Key` each time, say).
+ */
+export async function round(
+  url: string,
+  body: string,
+  seconds: number,
+  headers: Record<string, string>,
+  perRequest?: () => Record<string, string>,
+): Promise<Round> {
+  const latenciesMs: number[] = [];
+  // The callback form: it hands back the instance, whose 'response' event times each answer.
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const requests = perRequest
+      ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, headers: { ...headers, ...perRequest() } }) }]
+      : undefined;
+    const instance = autocannon(
+      { url, method: 'POST', headers, body, connections: 10, duration: seconds, ...(requests ? { requests } : {}) },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => latenciesMs.push(responseTime));
+  });
+  return { latenciesMs, requests: result.requests.total, seconds: result.duration, non2xx: result.non2xx };
+}
+
+/** Rounds of one path as one load: requests over the whole time, the p99 of every response. */
+export function merge(rounds: readonly Round[], loop?: IntervalHistogram): LoadFigures {
+  const all = rounds.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
+  const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
+  return {
+    requestsPerSecond: rounds.reduce((sum, r) => sum + r.requests, 0) / Math.max(seconds, 1e-9),
+    p99Ms: all.length === 0 ? 0 : all[Math.min(all.length - 1, Math.floor(all.length * 0.99))]!,
+    non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
+    ...(loop ? { loopDelayP99Ms: loop.percentile(99) / 1e6 } : {}),
+  };
+}
+
+/** The sandbox in a process of its own (its command line), resolving with its URL and a way to stop it. */
+async function sandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const cli = fileURLToPath(new URL('../packages/sandbox/src/cli.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const found = /listening on (http:\/\/\S+)/.exec(seen);
+      if (found) resolve(found[1]!);
+    });
+    child.once('exit', () => reject(new Error(`the sandbox process ended before listening: ${seen}`)));
+  });
+  return { url, child };
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /**
- * Runs three loads for `seconds` each: the sandbox alone; a bare proxy (node:http receiving, global `fetch`
- * forwarding, no paykit: the floor of any backend that calls the API once per request); and the handler.
+ * Loads the sandbox alone, then the proxy and the handler warm and side by side, for `seconds` rounds each.
  *
- * The proxy and the handler are measured warm and side by side. Both run unmeasured for 3 s first: they share
- * Node's `fetch`, whose code takes about 4 s of load to be optimised, so whichever ran first used to pay for
- * that warm-up alone (the proxy did, which flattered the handler). Then they take turns in one-second rounds
- * (the proxy first in the first round, the handler first in the next, and so on): on a machine shared with
- * other work, a burst of load slows both alike instead of one of them. Their p99 is the worst round's.
+ * Both run unmeasured for 5 s first: they share Node's `fetch` and the handler its own code, which take seconds of
+ * load to be optimised, so whichever ran first used to pay for that warm-up alone. Then they take turns in
+ * one-second rounds (the proxy first in the first round, the handler first in the next, and so on): a burst of
+ * other work on the machine slows both alike. Each path's p99 is over all of its responses.
  */
 export async function measureHandlerThroughput(
   seconds = 5,
-): Promise<{ sandbox: LoadFigures; proxy: LoadFigures; handler: LoadFigures }> {
-  const sandbox = await startSandbox({ port: 0 });
+  sandboxWhere: HandlerThroughput['sandboxWhere'] = 'same process',
+): Promise<HandlerThroughput> {
+  const own = sandboxWhere === 'own process' ? await sandboxProcess() : undefined;
+  const inProcess = own ? undefined : await startSandbox({ port: 0 });
+  const sandboxUrl = own?.url ?? inProcess!.url;
+  const apiKey = inProcess?.seed.apiKey ?? 'sandbox_api_key_demo_store';
   const handler = createPaykitHandler({
-    api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+    api: { apiBaseUrl: sandboxUrl, apiKey },
     createPaymentRequest: () => ({ amount: '12.50', currency: 'SGD', purpose: 'Bench' }),
     // Requests still in flight when the sandbox stops are not news.
     logger: { warn: () => undefined, error: () => undefined },
   });
+  const form = 'amount=12.50&currency=SGD&purpose=Bench';
+  const apiHeaders = { 'content-type': 'application/x-www-form-urlencoded', 'x-business-api-key': apiKey };
   const proxy = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      fetch(`${sandbox.url}/v1/payment-requests`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-business-api-key': sandbox.seed.apiKey },
-        body: 'amount=12.50&currency=SGD&purpose=Bench',
-      })
+      fetch(`${sandboxUrl}/v1/payment-requests`, { method: 'POST', headers: apiHeaders, body: form })
         .then(async (answer) =>
           res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()),
         )
         .catch(() => res.writeHead(502).end());
     });
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const shop = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  try {
-    const direct = await load(
-      `${sandbox.url}/v1/payment-requests`,
-      { 'content-type': 'application/x-www-form-urlencoded', 'x-business-api-key': sandbox.seed.apiKey },
-      'amount=12.50&currency=SGD&purpose=Bench',
-      seconds,
-    );
-    const bare = (duration = 1) => load(`${proxyUrl}/`, { 'content-type': 'application/json' }, '{}', duration);
-    const through = (duration = 1) =>
-      load(
-        `${shop}/paykit/payment-requests`,
-        { 'content-type': 'application/json' },
-        JSON.stringify({ amount: '12.50', currency: 'SGD' }),
-        duration,
-      );
-    await bare(3);
-    await through(3);
-    const proxyRounds: LoadFigures[] = [];
-    const handlerRounds: LoadFigures[] = [];
-    for (let round = 0; round < Math.max(1, Math.round(seconds)); round += 1) {
-      if (round % 2 === 0) proxyRounds.push(await bare());
-      handlerRounds.push(await through());
-      if (round % 2 === 1) proxyRounds.push(await bare());
+  const proxyUrl = await listen(proxy);
+  const shop = await listen(server);
+  const choice = JSON.stringify({ amount: '12.50', currency: 'SGD' });
+  const json = { 'content-type': 'application/json' };
+  const loops = { proxy: monitorEventLoopDelay({ resolution: 1 }), handler: monitorEventLoopDelay({ resolution: 1 }) };
+  const measured = async (path: 'proxy' | 'handler', duration: number): Promise<Round> => {
+    loops[path].enable();
+    try {
+      return await round(path === 'proxy' ? `${proxyUrl}/` : `${shop}/paykit/payment-requests`, choice, duration, json);
+    } finally {
+      loops[path].disable();
     }
-    return { sandbox: direct, proxy: combine(proxyRounds), handler: combine(handlerRounds) };
+  };
+  try {
+    const direct = await round(`${sandboxUrl}/v1/payment-requests`, form, seconds, apiHeaders);
+    await round(`${proxyUrl}/`, choice, 5, json);
+    await round(`${shop}/paykit/payment-requests`, choice, 5, json);
+    const rounds: { proxy: Round[]; handler: Round[] } = { proxy: [], handler: [] };
+    for (let index = 0; index < Math.max(1, Math.round(seconds)); index += 1) {
+      const order = index % 2 === 0 ? (['proxy', 'handler'] as const) : (['handler', 'proxy'] as const);
+      for (const path of order) rounds[path].push(await measured(path, 1));
+    }
+    return {
+      sandboxWhere,
+      sandbox: merge([direct]),
+      proxy: merge(rounds.proxy, loops.proxy),
+      handler: merge(rounds.handler, loops.handler),
+    };
   } finally {
     for (const s of [server, proxy]) {
       s.closeAllConnections();
       s.close();
     }
-    await sandbox.close();
+    await inProcess?.close();
+    own?.child.kill('SIGTERM');
   }
-}
-
-/** One-second rounds as one load: requests per second over all of them, the worst p99, every non-2xx. */
-function combine(rounds: readonly LoadFigures[]): LoadFigures {
-  return {
-    requestsPerSecond: rounds.reduce((sum, round) => sum + round.requestsPerSecond, 0) / rounds.length,
-    p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
-    non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
-  };
 }

@@ -13,11 +13,10 @@ import { createPostgresStores } from '@paykit/server/postgres';
 import { prepareFleet, SHOP_ORIGIN } from '@paykit/test-support/fleet';
 import { startInstances } from '@paykit/test-support/instances';
 import { startTestPostgres, testTablePrefix } from '@paykit/test-support/postgres';
-import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LoadFigures } from './handler-throughput.js';
+import { merge, round, type LoadFigures, type Round } from './handler-throughput.js';
 
 /** The figures of one run. */
 export interface InstanceFigures {
@@ -35,8 +34,7 @@ export async function measureInstances(seconds = 5): Promise<InstanceFigures> {
     const encryptionKey = randomBytes(32).toString('hex');
     const stores = await createPostgresStores({ connectionString: url, encryptionKey, tablePrefix: testTablePrefix() });
     try {
-      const memory = await loadCreateRoute({}, seconds);
-      const postgres = await loadCreateRoute(
+      const { memory, postgres } = await compareCreateRoute(
         { eventStore: stores.events, idempotencyStore: stores.idempotency },
         seconds,
       );
@@ -50,45 +48,56 @@ export async function measureInstances(seconds = 5): Promise<InstanceFigures> {
   }
 }
 
-/** The create route on the given stores, 10 connections, a new Idempotency-Key on every request. */
-async function loadCreateRoute(
-  stores: Pick<PaykitHandlerOptions, 'eventStore' | 'idempotencyStore'>,
+/**
+ * The create route on memory stores and on the given shared stores, against one sandbox, 10 connections, a new
+ * Idempotency-Key on every request (so each request claims and completes a key). Both run 5 s unmeasured first,
+ * then take turns in one-second rounds (`seconds` each, the memory stores first in the first round, the shared
+ * ones in the next, ...), as the handler bench does: the first to run no longer pays for the warm-up alone.
+ */
+async function compareCreateRoute(
+  shared: Pick<PaykitHandlerOptions, 'eventStore' | 'idempotencyStore'>,
   seconds: number,
-): Promise<LoadFigures> {
+): Promise<{ memory: LoadFigures; postgres: LoadFigures }> {
   const sandbox = await startSandbox({ port: 0 });
-  const handler = createPaykitHandler({
-    api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
-    createPaymentRequest: () => ({ amount: '12.50', currency: 'SGD', purpose: 'Bench' }),
-    logger: { warn: () => undefined, error: () => undefined },
-    ...stores,
-  });
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const shop = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let sent = 0;
-  try {
-    const result = await autocannon({
-      url: `${shop}/paykit/payment-requests`,
-      connections: 10,
-      duration: seconds,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (request) => {
-            sent += 1;
-            return {
-              ...request,
-              headers: { 'content-type': 'application/json', 'idempotency-key': `bench-key-${sent}` },
-              body: JSON.stringify({ amount: '12.50', currency: 'SGD' }),
-            };
-          },
-        },
-      ],
+  const servers: Server[] = [];
+  const shopOn = async (stores: Pick<PaykitHandlerOptions, 'eventStore' | 'idempotencyStore'>): Promise<string> => {
+    const handler = createPaykitHandler({
+      api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+      createPaymentRequest: () => ({ amount: '12.50', currency: 'SGD', purpose: 'Bench' }),
+      logger: { warn: () => undefined, error: () => undefined },
+      ...stores,
     });
-    return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx };
+    const server = createServer(toNodeListener(handler));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/paykit/payment-requests`;
+  };
+  const urls = { memory: await shopOn({}), postgres: await shopOn(shared) };
+  let sent = 0;
+  const load = (path: keyof typeof urls, duration: number): Promise<Round> =>
+    round(
+      urls[path],
+      JSON.stringify({ amount: '12.50', currency: 'SGD' }),
+      duration,
+      { 'content-type': 'application/json' },
+      () => ({
+        'idempotency-key': `bench-key-${(sent += 1)}`,
+      }),
+    );
+  try {
+    await load('memory', 5);
+    await load('postgres', 5);
+    const rounds: Record<keyof typeof urls, Round[]> = { memory: [], postgres: [] };
+    for (let index = 0; index < Math.max(1, Math.round(seconds)); index += 1) {
+      const order = index % 2 === 0 ? (['memory', 'postgres'] as const) : (['postgres', 'memory'] as const);
+      for (const path of order) rounds[path].push(await load(path, 1));
+    }
+    return { memory: merge(rounds.memory), postgres: merge(rounds.postgres) };
   } finally {
-    server.closeAllConnections();
-    server.close();
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
     await sandbox.close();
   }
 }
