@@ -3,7 +3,8 @@
  * that load paykit with a `<script>` tag. `pnpm demo` runs it; the end-to-end tests drive the same thing.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
-import { createPaykitHandler, FileConnectionStore, FileEventStore } from '@paykit/server';
+import { createPaykitHandler } from '@paykit/server';
+import { FileConnectionStore, FileEventStore } from '@paykit/server/files';
 import { toNodeListener } from '@paykit/server/node';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
  * revokes the grant: the merchant is disconnected from the platform. `postgres-fleet.test.ts` runs the same
  * race on the PostgreSQL stores and keeps the merchant connected.
  */
-import { FileConnectionStore } from '@paykit/server';
+import { FileConnectionStore } from '@paykit/server/files';
 import { armFault, liveGrants, prepareFleet, SHOP_ORIGIN, type Fleet } from '@paykit/test-support/fleet';
 import { startInstances } from '@paykit/test-support/instances';
 import { randomBytes } from 'node:crypto';

@@ -1,7 +1,9 @@
 /**
  * `@paykit/server`: what a merchant's backend needs to take payments with paykit's elements: the handler
- * they talk to, and the payment-request client it is built on. The adapters for `node:http` and Express
- * are the `@paykit/server/node` and `@paykit/server/express` entries.
+ * they talk to, and the payment-request client it is built on. It imports no `node:` module, so that it runs
+ * on every Fetch-API runtime (Node, Bun, Deno, Cloudflare Workers). What needs Node's own modules has an entry
+ * of its own: the adapters for `node:http` and Express (`@paykit/server/node`, `@paykit/server/express`) and
+ * the file stores (`@paykit/server/files`).
  *
  * @packageDocumentation
  */
@@ -18,7 +20,6 @@ export type { ReconcileOptions, ReconcileReport } from './facts/reconcile.js';
 export { verifyWebhook, type VerifiedWebhook, type VerifyWebhookInput } from './webhooks/verify-webhook.js';
 export type { WebhookFormat } from './webhooks/received-webhook.js';
 export { MemoryEventStore, type ClaimResult, type EventStore } from './handler/event-store.js';
-export { FileEventStore, type FileEventStoreOptions } from './handler/file-event-store.js';
 export {
   MemoryIdempotencyStore,
   type IdempotencyClaim,
@@ -44,7 +45,6 @@ export {
   type MerchantCredentials,
   type OAuthTokens,
 } from './oauth/connection-store.js';
-export { FileConnectionStore, type FileConnectionStoreOptions } from './oauth/file-connection-store.js';
 export {
   CODE_LEDGER_TTL_MS,
   codeHash,

@@ -5,13 +5,8 @@
  * Started by `startInstances` (instances.ts) with `fork`; its configuration is the JSON in
  * `argv[2]`. It tells the test on the IPC channel when it listens, and every time a hook runs.
  */
-import {
-  createPaykitHandler,
-  createPlatform,
-  FileConnectionStore,
-  type Logger,
-  type WebhookSaltContext,
-} from '@paykit/server';
+import { createPaykitHandler, createPlatform, type Logger, type WebhookSaltContext } from '@paykit/server';
+import { FileConnectionStore } from '@paykit/server/files';
 import { toNodeListener } from '@paykit/server/node';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

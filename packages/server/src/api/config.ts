@@ -101,8 +101,19 @@ export function resolveApiConfig(config: ApiConfig): ResolvedApiConfig {
     retry: { attempts: 3, baseDelayMs: 200, budgetMs: 5_000, ...config.retry },
     bodyEncoding: config.bodyEncoding ?? 'form',
     pagination: { cursorParam: 'cursor', pageSizeParam: 'per_page', ...config.pagination },
-    fetch: config.fetch ?? globalThis.fetch,
+    fetch: bareFetch(config.fetch),
   };
+}
+
+/**
+ * The configured fetch (or the global one) as a plain function that calls it with no `this`: workerd refuses its
+ * `fetch` called as a method of anything but the global object ("Illegal invocation"), and a resolved
+ * configuration is an object whose `fetch` a caller could otherwise call as `config.fetch(...)`.
+ */
+function bareFetch(given: typeof fetch | undefined): typeof fetch {
+  if (given !== undefined && typeof given !== 'function') throw invalid('fetch', 'must be a function');
+  const chosen = given ?? globalThis.fetch;
+  return (input, init) => chosen(input, init);
 }
 
 function invalid(path: string, message: string): PaykitError {

@@ -183,6 +183,42 @@ describe('when the API misbehaves', () => {
     expect(error.message).toContain('amount');
   });
 
+  it('refuses a redirect without following it, so the key goes nowhere else, and does not retry a read', async () => {
+    const elsewhere = await startScriptedServer(() => ({ body: valid }));
+    try {
+      for (const status of [301, 302, 307, 308]) {
+        const moved = await apiAnswering(() => ({
+          status,
+          headers: { location: `${elsewhere.url}/v1/payment-requests/pr_1?token=secret` },
+          body: '',
+        }));
+        const error = await failureOf(moved.getPaymentRequest('pr_1'));
+        expect(error).toMatchObject({ code: 'upstream_invalid_response', status });
+        expect(error.message).toContain(`redirect (${status}, to ${elsewhere.url}/v1/payment-requests/pr_1)`);
+        expect(error.message).not.toContain('secret');
+        expect(server!.requests).toHaveLength(1);
+      }
+      const create = await apiAnswering(() => ({ status: 303, headers: { location: '/elsewhere' }, body: '' }));
+      const error = await failureOf(create.createPaymentRequest({ amount: 1, currency: 'SGD' }));
+      expect(error.message).toContain(`to ${server!.url}/elsewhere`);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('calls the configured fetch as a plain function, never as a method of the configuration', async () => {
+    const scripted = await apiAnswering(() => ({ body: valid }));
+    const receivers: unknown[] = [];
+    const strictFetch = function (this: unknown, input: string | URL | Request, init?: RequestInit) {
+      receivers.push(this);
+      return fetch(input, init);
+    };
+    await createMerchantApi({ apiBaseUrl: server!.url, apiKey: 'k', fetch: strictFetch }).getPaymentRequest('pr_1');
+    expect(receivers).toEqual([undefined]);
+    expect(scripted).toBeDefined();
+  });
+
   it('sends the key only in its header, and the platform key when given', async () => {
     const scripted = await apiAnswering(() => ({ body: valid }));
     await scripted.getPaymentRequest('pr_1');

@@ -120,18 +120,27 @@ async function attemptOnce<S extends z.ZodType>(
   const forward = () => controller.abort(outer?.reason);
   if (outer?.aborted) forward();
   else outer?.addEventListener('abort', forward, { once: true });
+  // Called bare, never as `config.fetch(...)`: workerd refuses its fetch called with any `this` but the global.
+  const send = config.fetch;
   let response: Response;
   let text: string;
   try {
-    response = await config.fetch(url, {
+    // Redirects are not followed: following one would carry the API key header to wherever it points. They are
+    // answered 'manual' and refused below ('error' is what is meant, but workerd refuses that value).
+    response = await send(url, {
       method: operation.method,
       headers,
       body,
       signal: controller.signal,
-      redirect: 'error',
+      redirect: 'manual',
     });
+    if (isRedirect(response)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw redirected(response, url, what);
+    }
     text = await response.text();
   } catch (error) {
+    if (error instanceof PaykitError) throw error;
     if (timedOut) {
       throw new PaykitError('timeout', `The Payments API did not answer ${what} within ${config.timeoutMs} ms`, {
         cause: error,
@@ -192,6 +201,35 @@ async function failure(
     ...(apiBody?.errors ? { errors: apiBody.errors } : {}),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   });
+}
+
+/**
+ * A 3xx answer (or a browser's opaque redirect, whose status reads 0). The API never redirects a call: a redirect
+ * means a wrong `apiBaseUrl` (http to https, a moved host) or something in between, and it will not change by
+ * asking again.
+ */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/** The refusal of a redirect: where it pointed (its origin and path, never its query) for the log. */
+function redirected(response: Response, requested: URL, what: string): PaykitError {
+  const location = response.headers.get('location');
+  let target = 'no Location';
+  if (location !== null) {
+    try {
+      const url = new URL(location, response.url || requested);
+      target = `to ${url.origin}${url.pathname}`;
+    } catch {
+      target = 'an unreadable Location';
+    }
+  }
+  return new PaykitError(
+    'upstream_invalid_response',
+    `The Payments API answered ${what} with a redirect (${response.status || 'opaque'}, ${target}); redirects are ` +
+      'not followed, so that the credentials go nowhere else: check that apiBaseUrl is the API itself',
+    { status: response.status },
+  );
 }
 
 /** Network errors, timeouts, 5xx and 429 may pass; anything else will fail the same way again. */

@@ -24,6 +24,7 @@ import { oauthCallbackRoute } from './routes/oauth-callback.js';
 import { paymentStatusRoute } from './routes/payment-status.js';
 import { startCheckoutRoute } from './routes/start-checkout.js';
 import { webhooksRoute } from './routes/webhooks.js';
+import { isProduction, refuseMemoryStateOnWorkers, type MemoryState } from '../runtime.js';
 
 /** A mounted handler: call it with any request; `prefix` tells adapters which paths are its own. */
 export interface PaykitHandler {
@@ -92,6 +93,7 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
       ? { platform: options.platform }
       : { api: 'createPaymentRequest' in options.api! ? options.api : createMerchantApi(options.api!) },
   );
+  refuseMemoryStateOnWorkers('createPaykitHandler', memoryState(options, { given: true }));
   warnOfMemoryStores(options, logger);
   warnOfUnsignedWebhooks(options, logger);
   const startCheckout = startCheckoutRoute(
@@ -173,20 +175,37 @@ let warnedOfMemoryStores = false;
  * instance (or a serverless cold start): say so once, in words that name what is lost.
  */
 function warnOfMemoryStores(options: PaykitHandlerOptions, logger: Logger): void {
-  if (warnedOfMemoryStores || globalThis.process?.env?.NODE_ENV !== 'production') return;
-  const inMemory = [
-    options.idempotencyStore
-      ? undefined
-      : 'idempotency keys (a retried click on another instance makes a second payment request)',
-    options.eventStore ? undefined : 'webhook claims (a delivery that reaches two instances runs onEvent twice)',
-    ...(options.platform?.processLocalState ?? []),
-  ].filter((what): what is string => what !== undefined);
+  if (warnedOfMemoryStores || !isProduction()) return;
+  const inMemory = memoryState(options, { given: false }).map((state) => state.lost);
   if (inMemory.length === 0) return;
   warnedOfMemoryStores = true;
   logger.warn(
     `paykit: NODE_ENV is production but these are kept in this process's memory only: ${inMemory.join('; ')}. ` +
       'With more than one instance, pass the stores of createPostgresStores() from @paykit/server/postgres.',
   );
+}
+
+/**
+ * The handler's state kept in memory: the stores left out, and with `given` also memory stores passed in (on a
+ * server one process may deliberately be all there is; on Workers never). A platform's comes with it.
+ */
+function memoryState(options: PaykitHandlerOptions, { given }: { given: boolean }): MemoryState[] {
+  const idempotency = options.idempotencyStore;
+  const events = options.eventStore;
+  return [
+    ...(idempotency === undefined || (given && idempotency instanceof MemoryIdempotencyStore)
+      ? [
+          {
+            option: 'idempotencyStore',
+            lost: 'idempotency keys (a retried click on another instance makes a second payment request)',
+          },
+        ]
+      : []),
+    ...(events === undefined || (given && events instanceof MemoryEventStore)
+      ? [{ option: 'eventStore', lost: 'webhook claims (a delivery that reaches two instances runs onEvent twice)' }]
+      : []),
+    ...(options.platform?.processLocalState ?? []).map((lost) => ({ option: 'platform', lost })),
+  ];
 }
 
 let warnedOfUnsignedWebhooks = false;
@@ -197,7 +216,7 @@ let warnedOfUnsignedWebhooks = false;
  */
 function warnOfUnsignedWebhooks(options: PaykitHandlerOptions, logger: Logger): void {
   if (warnedOfUnsignedWebhooks || options.webhookSalt !== undefined) return;
-  if (globalThis.process?.env?.NODE_ENV !== 'production') return;
+  if (!isProduction()) return;
   warnedOfUnsignedWebhooks = true;
   logger.warn(
     'paykit: NODE_ENV is production and no webhookSalt is set, so webhook signatures are not checked (each ' +

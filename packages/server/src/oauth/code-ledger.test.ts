@@ -1,17 +1,29 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { codeHash, MemoryCodeLedger } from './code-ledger.js';
 
 describe('codeHash', () => {
-  it('is SHA-256 of the client id and the code, never the code itself, and one app’s own', () => {
+  it('is SHA-256 of the client id and the code, never the code itself, and one app’s own', async () => {
     const code = 'Splx10BeZQQYbYS6WxSbIA';
-    const hash = codeHash('client_a', code);
+    const hash = await codeHash('client_a', code);
     expect(hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(hash).not.toContain(code);
-    expect(codeHash('client_a', code)).toBe(hash);
-    expect(codeHash('client_b', code)).not.toBe(hash);
+    expect(await codeHash('client_a', code)).toBe(hash);
+    expect(await codeHash('client_b', code)).not.toBe(hash);
     // Characters moved across the separator make another key.
-    expect(codeHash('client_a1', '23')).not.toBe(codeHash('client_a', '123'));
+    expect(await codeHash('client_a1', '23')).not.toBe(await codeHash('client_a', '123'));
+  });
+
+  it('is the key that node:crypto made before it moved to Web Crypto, so ledgers already kept still match', async () => {
+    for (const [clientId, code] of [
+      ['client_a', 'Splx10BeZQQYbYS6WxSbIA'],
+      ['c', ''],
+      ['ünïcode', 'code with spaces/+='],
+    ] as const) {
+      const before = createHash('sha256').update(`${clientId}\u0000${code}`).digest('base64url');
+      expect(await codeHash(clientId, code)).toBe(before);
+    }
   });
 });
 

@@ -8,7 +8,6 @@
  * that could be exchanged. With several instances the ledger must be shared, or a replay to another instance
  * still reaches the authorization server: `stores.codes` of `createPostgresStores` (`@paykit/server/postgres`).
  */
-import { createHash } from 'node:crypto';
 import { PaykitError } from '@paykit/core';
 
 /**
@@ -37,9 +36,18 @@ export interface CodeLedger {
  * one app's, so two platforms sharing a database never refuse each other's codes; the hash makes a leaked
  * ledger useless, since a hash cannot be exchanged.
  */
-export function codeHash(clientId: string, code: string): string {
+export async function codeHash(clientId: string, code: string): Promise<string> {
+  // Web Crypto, not node:crypto: the platform's callback runs on every runtime of the Fetch-API entry.
   // The NUL separator: no (client id, code) pair can collide with another by moving characters across.
-  return createHash('sha256').update(`${clientId}\u0000${code}`).digest('base64url');
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${clientId}\u0000${code}`));
+  return base64url(new Uint8Array(digest));
+}
+
+/** Base64url without padding (RFC 4648 section 5), as node:crypto's `digest('base64url')` wrote it. */
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /** Options of {@link MemoryCodeLedger}. */

@@ -248,6 +248,46 @@ describe('against other standard servers', () => {
     }
   });
 
+  it('refuses a redirect from the metadata or the token endpoint without following it (the secret stays home)', async () => {
+    const elsewhere = await startScriptedServer(() => ({ body: tokenBody('stolen') }));
+    const server = await startScriptedServer((request) => ({
+      status: request.url.startsWith('/.well-known/') ? 301 : 307,
+      headers: { location: `${elsewhere.url}${request.url}` },
+      body: '',
+    }));
+    const receivers: unknown[] = [];
+    const plainFetch = function (this: unknown, input: string | URL | Request, init?: RequestInit) {
+      receivers.push(this);
+      return fetch(input, init);
+    };
+    try {
+      const viaMetadata = createOAuthClient({
+        apiBaseUrl: 'https://api.example',
+        issuer: server.url,
+        clientId: 'app',
+        clientSecret: 'app-secret-value',
+        fetch: plainFetch,
+      });
+      await expect(
+        viaMetadata.exchangeCode({ code: 'code-1234', codeVerifier: VERIFIER, redirectUri: REDIRECT }),
+      ).rejects.toMatchObject({ code: 'upstream_invalid_response' });
+      const direct = createOAuthClient({
+        apiBaseUrl: 'https://api.example',
+        endpoints: { token: `${server.url}/token` },
+        clientId: 'app',
+        clientSecret: 'app-secret-value',
+        fetch: plainFetch,
+      });
+      await expect(direct.refresh('a-refresh-token')).rejects.toMatchObject({ code: 'upstream_invalid_response' });
+      expect(server.requests.map((r) => r.url)).toEqual(['/.well-known/oauth-authorization-server', '/token']);
+      expect(elsewhere.requests).toHaveLength(0);
+      // oauth4webapi calls a custom fetch as a plain function, as workerd needs its own fetch called.
+      expect(receivers).toEqual([undefined, undefined]);
+    } finally {
+      await Promise.all([server.close(), elsewhere.close()]);
+    }
+  });
+
   it('keeps the refresh token when a refresh response has none (RFC 6749 section 6)', async () => {
     const server = await startStandardServer(() => ({ body: tokenBody('new-access-token') }));
     try {

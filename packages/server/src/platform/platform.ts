@@ -11,7 +11,8 @@ import { connectedMerchantAuth } from '../oauth/connected-merchant-auth.js';
 import { MemoryConnectionStore, type ConnectionStore, type MerchantCredentials } from '../oauth/connection-store.js';
 import { createOAuthClient, type OAuthClient, type OAuthClientOptions } from '../oauth/oauth-client.js';
 import { hasRefreshLeases, ProcessRefreshLeases } from '../oauth/refresh-leases.js';
-import type { TokenBudget } from '../oauth/token-budget.js';
+import { MemoryTokenBudget, type TokenBudget } from '../oauth/token-budget.js';
+import { refuseMemoryStateOnWorkers, type MemoryState } from '../runtime.js';
 import { rememberSecret } from '../secrets.js';
 
 /** The platform's OAuth app: {@link OAuthClientOptions} without what the platform supplies itself. */
@@ -32,7 +33,7 @@ export interface PlatformOptions extends Omit<ApiConfig, 'apiKey' | 'auth'> {
    */
   oauth?: PlatformOAuthOptions;
   /**
-   * Where merchant credentials are kept. Default in memory (one process). `FileConnectionStore` survives
+   * Where merchant credentials are kept. Default in memory (one process). `FileConnectionStore` (`@paykit/server/files`) survives
    * restarts of one process; with several instances use `stores.connections` of `createPostgresStores`
    * (`@paykit/server/postgres`), which also makes one refresh per merchant across all of them.
    */
@@ -125,16 +126,27 @@ export function createPlatform(options: PlatformOptions): Platform {
   const oauth: OAuthClient | undefined =
     oauthOptions && createOAuthClient({ ...apiOptions, ...oauthOptions, ...(tokenBudget ? { tokenBudget } : {}) });
   const leases = hasRefreshLeases(store) ? store : new ProcessRefreshLeases(store);
-  const processLocalState = [
+  const memoryState: MemoryState[] = [
     ...(options.store === undefined || store instanceof MemoryConnectionStore
-      ? ['merchant connections (lost on restart, not seen by other instances)']
+      ? [{ option: 'store', lost: 'merchant connections (lost on restart, not seen by other instances)' }]
       : []),
-    ...(hasRefreshLeases(store) ? [] : ['token refresh coordination (instances may refresh one merchant at once)']),
-    ...(oauthOptions && !tokenBudget ? ['the token-endpoint budget (each instance counts its own)'] : []),
+    ...(hasRefreshLeases(store)
+      ? []
+      : [{ option: 'store', lost: 'token refresh coordination (instances may refresh one merchant at once)' }]),
+    ...(oauthOptions && (!tokenBudget || tokenBudget instanceof MemoryTokenBudget)
+      ? [{ option: 'tokenBudget', lost: 'the token-endpoint budget (each instance counts its own)' }]
+      : []),
     ...(oauthOptions && (options.codeLedger === undefined || codeLedger instanceof MemoryCodeLedger)
-      ? ['authorization codes already tried (a replay to another instance reaches the authorization server)']
+      ? [
+          {
+            option: 'codeLedger',
+            lost: 'authorization codes already tried (a replay to another instance reaches the authorization server)',
+          },
+        ]
       : []),
   ];
+  refuseMemoryStateOnWorkers('createPlatform', memoryState);
+  const processLocalState = memoryState.map((state) => state.lost);
   const merchants = new Map<string, MerchantApi>();
 
   /** Reads the profile with fresh credentials and keeps them only if that worked: nothing half-connected. */
@@ -166,7 +178,7 @@ export function createPlatform(options: PlatformOptions): Platform {
           errors: [{ path: 'redirect_uri', message: 'is not a registered redirect URI' }],
         });
       }
-      const hash = codeHash(oauthOptions.clientId, code);
+      const hash = await codeHash(oauthOptions.clientId, code);
       const tokens = await oauth.exchangeCode(
         { code, redirectUri, ...(codeVerifier ? { codeVerifier } : {}), ...(iss === undefined ? {} : { iss }) },
         {

@@ -31,7 +31,7 @@ describe('PostgresCodeLedger', () => {
 
   it('answers true the first time, and false on every instance after that', async () => {
     const [one, two] = [await instance(), await instance()];
-    const hash = codeHash('client_1', 'code-tried-on-one');
+    const hash = await codeHash('client_1', 'code-tried-on-one');
     expect(await one.codes.claimCode(hash, 60_000)).toBe(true);
     expect(await two.codes.claimCode(hash, 60_000)).toBe(false);
     expect(await one.codes.claimCode(hash, 60_000)).toBe(false);
@@ -39,7 +39,7 @@ describe('PostgresCodeLedger', () => {
 
   it('gives one of many concurrent claims from several instances true', async () => {
     const fleet = [await instance(), await instance(), await instance()];
-    const hash = codeHash('client_1', 'raced');
+    const hash = await codeHash('client_1', 'raced');
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) => fleet[i % fleet.length]!.codes.claimCode(hash, 60_000)),
     );
@@ -49,7 +49,7 @@ describe('PostgresCodeLedger', () => {
   it('keeps the hash only, and treats a code past its time as new', async () => {
     const stores = await instance();
     const code = 'a-code-that-must-not-be-stored';
-    const hash = codeHash('client_1', code);
+    const hash = await codeHash('client_1', code);
     expect(await stores.codes.claimCode(hash, 30)).toBe(true);
     const stored = await rows(`SELECT code_hash FROM ${prefix}oauth_codes`);
     expect(stored).toContainEqual({ code_hash: hash });
