@@ -19,8 +19,10 @@ const SCRIPT = /^\/paykit(\.[\w-]+)?\.js$/;
 export interface PlatformPages {
   /** Its origin, such as `http://127.0.0.1:41234`. */
   readonly url: string;
-  /** Serves `html` (a whole document) at `path`. */
-  page(path: string, html: string): void;
+  /** Serves `html` (a whole document) at `path`, with `headers` (a Content-Security-Policy, a COOP) if given. */
+  page(path: string, html: string, headers?: Record<string, string>): void;
+  /** Serves `code` as JavaScript at `path`: a page's own script, under a policy without inline script. */
+  script(path: string, code: string): void;
   /** Answers every request under `prefix` (such as `/paykit`) with `handler`. */
   mount(prefix: string, handler: (request: Request) => Promise<Response>): void;
   close(): Promise<void>;
@@ -48,7 +50,7 @@ export async function startPlatformPages(): Promise<PlatformPages> {
       cause: error,
     });
   });
-  const pages = new Map<string, string>();
+  const pages = new Map<string, { body: string; type: string; headers: Record<string, string> }>();
   const mounts: { prefix: string; listener: ReturnType<typeof toNodeListener> }[] = [];
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -66,14 +68,15 @@ export async function startPlatformPages(): Promise<PlatformPages> {
     }
     // Browsers ask for it on every page; a 404 there would be a console error in every test.
     if (path === '/favicon.ico') return res.writeHead(204).end();
-    const html = req.method === 'GET' ? pages.get(path) : undefined;
-    if (html === undefined) return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    const served = req.method === 'GET' ? pages.get(path) : undefined;
+    if (served === undefined) return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    res.writeHead(200, { 'content-type': `${served.type}; charset=utf-8`, ...served.headers }).end(served.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    page: (path, html) => pages.set(path, html),
+    page: (path, html, headers = {}) => pages.set(path, { body: html, type: 'text/html', headers }),
+    script: (path, code) => pages.set(path, { body: code, type: 'text/javascript', headers: {} }),
     mount: (prefix, handler) => mounts.push({ prefix, listener: toNodeListener(handler) }),
     close: () =>
       new Promise<void>((resolve) => {

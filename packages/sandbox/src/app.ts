@@ -11,6 +11,9 @@ import type { SandboxEnv } from './env.js';
 import { bearerChallengeHeader, BearerTokenError, sandboxErrorBody } from './errors.js';
 import { OAuthError, oauthErrorBody } from './oauth/oauth-error.js';
 import { SANDBOX_CSS } from './pages/styles.js';
+import { DROP_IN_FRAME_SCRIPT_PATH } from './pages/drop-in.js';
+import { DROP_IN_FRAME_JS } from './pages/drop-in-frame-script.js';
+import { HITPAY_JS } from './pages/drop-in-script.js';
 import { checkoutPages } from './pages/checkout.js';
 import { chargeRoutes } from './routes/charges.js';
 import { controlRoutes } from './routes/control/index.js';
@@ -66,6 +69,21 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   app.route('/checkout', checkoutPages(sandbox));
   app.route('/terminal', terminalPages(sandbox));
   app.get('/_assets/sandbox.css', (c) => c.body(SANDBOX_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
+  // The drop-in script at the service's path, for merchants' pages (any origin: a classic script needs no CORS; the
+  // resource policy lets a page that requires it, COEP, load it), and the script of the checkout's drop-in mode.
+  app.get('/hitpay.js', (c) =>
+    c.body(HITPAY_JS, 200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'cross-origin-resource-policy': 'cross-origin',
+    }),
+  );
+  app.get(DROP_IN_FRAME_SCRIPT_PATH, (c) =>
+    c.body(DROP_IN_FRAME_JS, 200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+    }),
+  );
 
   app.notFound((c) =>
     c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`, code: 'not_found' }, 404),
