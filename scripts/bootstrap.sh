@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Makes a machine ready for `npm run demo` and `npm test`: the pnpm that package.json pins (through
-# corepack, or npm when corepack cannot), the workspace's dependencies, and with --browser a Chromium for
-# the browser tests ($CHROME_PATH, or Debian's /usr/bin/chromium, installed with apt-get when missing).
+# corepack, or npm when corepack cannot), the workspace's dependencies, with --browser a Chromium for
+# the browser tests ($CHROME_PATH, or Debian's /usr/bin/chromium, installed with apt-get when missing), and
+# with --runtimes the runtimes of the server's matrix (Node 22 and 24, Bun, Deno, workerd; see
+# test/runtimes/runtimes.json) from the npm registry into ~/.cache/paykit/runtimes ($PAYKIT_RUNTIMES_DIR).
 # Idempotent, and silent when everything is already there.
 #
-#   bash scripts/bootstrap.sh [--browser]
+#   bash scripts/bootstrap.sh [--browser] [--runtimes]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,14 +17,16 @@ die() {
 }
 
 want_browser=false
+want_runtimes=false
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=true ;;
+    --runtimes) want_runtimes=true ;;
     -h | --help)
-      sed -n '2,7s/^# \{0,1\}//p' "$0"
+      sed -n '2,9s/^# \{0,1\}//p' "$0"
       exit 0
       ;;
-    *) die "unknown argument \"$arg\" (usage: bash scripts/bootstrap.sh [--browser])" ;;
+    *) die "unknown argument \"$arg\" (usage: bash scripts/bootstrap.sh [--browser] [--runtimes])" ;;
   esac
 done
 
@@ -71,6 +75,33 @@ else
     cat "$log" >&2
     die "pnpm install failed (see above)"
   fi
+fi
+
+# --- the runtimes of the matrix (test/runtimes/runtimes.json), from the npm registry -----------------------
+# Each package at its pinned version in a folder of its own under the cache, reused by every clone; a folder
+# counts as installed once its binary has answered --version (the .installed stamp), so an interrupted install
+# is redone. A failure names the runtime and the step.
+if $want_runtimes; then
+  runtimes_dir=${PAYKIT_RUNTIMES_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/paykit/runtimes}
+  mkdir -p "$runtimes_dir" || die "cannot create the runtimes folder $runtimes_dir (set PAYKIT_RUNTIMES_DIR to another)"
+  while IFS='|' read -r label package version bin; do
+    dir="$runtimes_dir/$package@$version"
+    [ -f "$dir/.installed" ] && [ -x "$dir/$bin" ] && continue
+    say "installing $label: $package@$version into $dir"
+    rm -rf "$dir" && mkdir -p "$dir" && echo '{ "private": true }' >"$dir/package.json" ||
+      die "runtime $label: step 'create $dir' failed"
+    npm install --prefix "$dir" --no-fund --no-audit --no-package-lock --loglevel=error "$package@$version" >/dev/null ||
+      die "runtime $label: step 'npm install $package@$version' failed (see above; the npm registry must be reachable)"
+    [ -x "$dir/$bin" ] ||
+      die "runtime $label: step 'find the binary' failed: $package@$version installed but $dir/$bin is missing (did npm skip its install script?)"
+    found=$("$dir/$bin" --version 2>&1) ||
+      die "runtime $label: step 'run $bin --version' failed: $found"
+    echo "$found" >"$dir/.installed"
+    say "$label ready: $(echo "$found" | head -n 1)"
+  done < <(node -e '
+    for (const r of require("./test/runtimes/runtimes.json").runtimes)
+      console.log([r.label, r.package, r.version, r.bin].join("|"));
+  ')
 fi
 
 # --- Chromium, for the browser and end-to-end tests --------------------------------------------------------

