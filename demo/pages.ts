@@ -44,15 +44,21 @@ function price(product: Product): string {
   return formatMoney(product.amount, product.currency);
 }
 
+/**
+ * The product whose own page pays in the payment service's drop-in overlay (`<paykit-pay-button drop-in>`) and
+ * stays there: the confirmed outcome shows under the button. Its card on the store page redirects, as the others.
+ */
+export const DROP_IN_SKU = 'sku-mug';
+
 /** A product's pay button: its amount is what the shopper sees; the server decides the price again. */
-function payButton(product: Product, checkoutOrigin: string): string {
+function payButton(product: Product, checkoutOrigin: string, dropIn = false): string {
   return `<paykit-pay-button
           endpoint="/paykit"
           reference="${escape(product.sku)}"
           amount="${escape(product.amount)}"
           currency="${escape(product.currency)}"
           purpose="${escape(product.name)}"
-          checkout-origins="${escape(checkoutOrigin)}"
+          checkout-origins="${escape(checkoutOrigin)}"${dropIn ? '\n          drop-in' : ''}
           >Buy ${escape(product.name)}</paykit-pay-button
         >`;
 }
@@ -84,8 +90,12 @@ export function storePage(products: readonly Product[], checkoutOrigin: string):
   );
 }
 
-/** One product on its own page, with the same pay button as the shop's card. */
+/**
+ * One product on its own page, with the same pay button as the shop's card; the {@link DROP_IN_SKU} product's
+ * opens the checkout over the page instead (the page's policy allows the sandbox's script and frame for it).
+ */
 export function productPage(product: Product, checkoutOrigin: string): string {
+  const dropIn = product.sku === DROP_IN_SKU;
   return layout(
     product.name,
     `<p class="crumbs"><a href="/">Shop</a> / ${escape(product.name)}</p>
@@ -93,8 +103,12 @@ export function productPage(product: Product, checkoutOrigin: string): string {
       <h1>${escape(product.name)}</h1>
       <p>${escape(product.description)}</p>
       <p class="price">${escape(price(product))}</p>
-      ${payButton(product, checkoutOrigin)}
-      <p class="small">You pay on the payment provider's page and come back here. Nothing is charged until you confirm there.</p>
+      ${payButton(product, checkoutOrigin, dropIn)}
+      <p class="small">${
+        dropIn
+          ? "You pay in the payment provider's checkout, over this page, and stay here: the result shows under the button once the shop's server has confirmed it."
+          : "You pay on the payment provider's page and come back here. Nothing is charged until you confirm there."
+      }</p>
     </article>`,
   );
 }

@@ -14,7 +14,16 @@ import { PRODUCTS, productOf } from './catalogue.js';
 import { makeDataDir, readOrCreateKey } from './data-file.js';
 import { ordersPage, wantsJson } from './orders-page.js';
 import { OrderBook } from './orders.js';
-import { frameworkPage, productPage, productPath, returnPage, storePage, themesPage, type Framework } from './pages.js';
+import {
+  DROP_IN_SKU,
+  frameworkPage,
+  productPage,
+  productPath,
+  returnPage,
+  storePage,
+  themesPage,
+  type Framework,
+} from './pages.js';
 import { startPlatformDemo, type PlatformDemo } from './platform.js';
 
 /** Options of {@link startDemo}. */
@@ -121,7 +130,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       return send(res, 200, 'application/json', JSON.stringify(orders.list(), null, 2));
     if (path === '/orders') return page(res, ordersPage(orders.list()), sandbox.url);
     const product = PRODUCTS.find((p) => productPath(p) === path);
-    if (product) return page(res, productPage(product, sandbox.url), sandbox.url);
+    if (product)
+      return page(
+        res,
+        productPage(product, sandbox.url),
+        sandbox.url,
+        undefined,
+        undefined,
+        product.sku === DROP_IN_SKU,
+      );
     const example = /^\/assets\/examples\/([\w-]+\.js)$/.exec(path)?.[1];
     if (example) {
       readFile(new URL(example, EXAMPLES_DIR)).then(
@@ -230,6 +247,8 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 /**
  * An HTML page under a strict policy: scripts and styles from this origin only, nothing inline, no eval,
  * Trusted Types enforced (Lit's own `lit-html` policy is the one allowed, and Vue's on its example), forms posting only here or to the checkout.
+ * A page with the drop-in (`dropIn`) also allows the checkout's drop-in script and its frame, from the checkout's
+ * origin only, and paykit's `paykit-drop-in` policy, through which it loads that script.
  */
 function page(
   res: ServerResponse,
@@ -237,12 +256,14 @@ function page(
   checkoutOrigin: string,
   referrer = 'strict-origin-when-cross-origin',
   policies: string = POLICIES.default,
+  dropIn = false,
 ): void {
   res.setHeader(
     'content-security-policy',
     [
       "default-src 'self'",
-      "script-src 'self'",
+      dropIn ? `script-src 'self' ${checkoutOrigin}` : "script-src 'self'",
+      ...(dropIn ? [`frame-src ${checkoutOrigin}`] : []),
       "style-src 'self'",
       "img-src 'self' data:",
       "connect-src 'self'",
@@ -251,7 +272,7 @@ function page(
       "object-src 'none'",
       "frame-ancestors 'none'",
       "require-trusted-types-for 'script'",
-      `trusted-types ${policies}`,
+      `trusted-types ${policies}${dropIn ? ' paykit-drop-in' : ''}`,
     ].join('; '),
   );
   // The return page's URL carries a reference (and, on a platform, an OAuth code): it must not leak onwards.

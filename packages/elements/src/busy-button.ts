@@ -7,17 +7,24 @@ import { dev } from '#dev';
 
 /**
  * What paykit's buttons share: a native button, a busy state during which further clicks are ignored (one
- * click, one action), the failure shown in the element and fired as `paykit-error`, and a reset when the page
- * comes back from the back-forward cache. Subclasses say what a click does and what the label is.
+ * click, one action), the failure shown in the element and fired as `paykit-error`, an outcome reached on the page
+ * (a payment in the drop-in, a connection in a popup) shown in the same place, and a reset when the page comes
+ * back from the back-forward cache. Subclasses say what a click does and what the label is.
  */
 export abstract class BusyButton extends LitElement {
   static override styles = buttonStyles;
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
-  static override properties: PropertyDeclarations = { _busy: { state: true }, _error: { state: true } };
+  static override properties: PropertyDeclarations = {
+    _busy: { state: true },
+    _error: { state: true },
+    _done: { state: true },
+  };
 
   /** Set synchronously on click (a reactive property stores its value at once), so a second click in the same frame is ignored too. */
   declare private _busy: boolean;
   declare private _error: string | undefined;
+  /** An outcome reached on this page (see {@link BusyButton.show}). */
+  declare private _done: string | undefined;
 
   constructor() {
     super();
@@ -27,8 +34,23 @@ export abstract class BusyButton extends LitElement {
   /** The default label, when the slot is empty. */
   protected abstract readonly defaultLabel: string;
 
-  /** Does the click's work; resolves with the cancelable event announcing where the button goes (`detail.url`). */
-  protected abstract act(): Promise<Event & { readonly detail: { readonly url: string } }>;
+  /**
+   * Does the click's work; resolves with the cancelable event announcing where the button goes (`detail.url`), or
+   * with nothing when the work ended on this page (an overlay or a popup: its outcome is shown and fired already).
+   * Called synchronously by the click, so that what must happen in the click (opening a popup) can.
+   */
+  protected abstract act(): Promise<(Event & { readonly detail: { readonly url: string } }) | undefined>;
+
+  /**
+   * Shows an outcome reached on this page below the button (`::part(status)`, `role="status"`), or with `failed`
+   * one the shopper or merchant should act on, as a failure is shown (`::part(error)`, `role="alert"`).
+   *
+   * @internal
+   */
+  show(words: string, failed?: boolean): void {
+    if (failed) this._error = words;
+    else this._done = words;
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -48,18 +70,18 @@ export abstract class BusyButton extends LitElement {
     return html`<button part="button" type="button" aria-busy=${this._busy} aria-disabled=${this._busy} @click=${this.#click}>${
       this._busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing
     }<span part="label"><slot>${this.defaultLabel}</slot></span></button>${
-      this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing
+      this._error ? html`<p part="error" role="alert">${this._error}</p>` : this._done ? html`<p part="status" role="status">${this._done}</p>` : nothing
     }`;
   }
 
   #click = async (): Promise<void> => {
     if (this._busy) return;
     this._busy = true;
-    this._error = undefined;
+    this._error = this._done = undefined;
     try {
       const event = await this.act();
       // A listener may cancel the navigation (an SPA, a test); otherwise the button stays busy as the page leaves.
-      if (this.dispatchEvent(event)) return location.assign(event.detail.url);
+      if (event && this.dispatchEvent(event)) return location.assign(event.detail.url);
     } catch (error) {
       dev?.failure(this, error);
       const failure = describeFailure(error);
@@ -79,7 +101,7 @@ export abstract class BusyButton extends LitElement {
   handleEvent(event: Event): void {
     if ((event as PageTransitionEvent).persisted) {
       this._busy = false;
-      this._error = undefined;
+      this._error = this._done = undefined;
     }
     this.requestUpdate();
   }

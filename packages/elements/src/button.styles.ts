@@ -4,8 +4,9 @@ import { unsafeCSS } from 'lit';
  * Two layers of custom properties: the system tokens (`--paykit-accent`, `--paykit-radius`, `--paykit-font`)
  * that theme every paykit element, then per-element ones (`--paykit-pay-button-*`, which the connect button shares) that default to them.
  *
- * The error is positioned below the button, out of the flow: its appearance never moves what is around the
- * button (no layout shift); a page that wants it in the flow sets `::part(error){position:static}`.
+ * The error (and an outcome reached on the page, `status`) is positioned below the button, out of the flow: its
+ * appearance never moves what is around the button (no layout shift); a page that wants it in the flow sets
+ * `::part(error){position:static}`.
  *
  * One rule a line, without the spaces Prettier would add, the quotes of attribute values or leading zeros: this text ships to every shopper (`pnpm bench:sizes`).
  * `unsafeCSS` of a constant rather than the `css` tag: the text is this literal, with nothing interpolated, and the
@@ -20,5 +21,6 @@ button[aria-busy=true]{cursor:progress;opacity:.8}
 [part=spinner]{width:1em;height:1em;border:2px solid currentColor;border-right-color:transparent;border-radius:50%;animation:spin .8s linear infinite}
 @media (prefers-reduced-motion:reduce){[part=spinner]{animation:none}}
 @keyframes spin{to{transform:rotate(1turn)}}
-[part=error]{position:absolute;top:100%;left:0;width:max-content;max-width:20em;margin:.4em 0 0;color:var(--paykit-error-color,#b91c1c);font-size:.9em}
+[part=error],[part=status]{position:absolute;top:100%;left:0;width:max-content;max-width:20em;margin:.4em 0 0;font-size:.9em}
+[part=error]{color:var(--paykit-error-color,#b91c1c)}
 `);

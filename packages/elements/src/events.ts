@@ -7,7 +7,9 @@ import type { ConnectedBusiness, PaykitErrorDetail, PaymentStatus } from './type
 const init = { bubbles: true, composed: true };
 
 /**
- * Fired by `<paykit-pay-button>` just before it navigates to the checkout. Cancelable: `preventDefault()`
+ * Fired by `<paykit-pay-button>` just before it navigates: to the checkout (also when its drop-in could not be
+ * shown), or, with `drop-in` and `return-url`, to the return page once the payment in the overlay is confirmed.
+ * Cancelable: `preventDefault()`
  * keeps the page where it is (an SPA that navigates itself, or a test).
  */
 export class PaykitCheckoutEvent extends Event {
@@ -23,14 +25,17 @@ export class PaykitErrorEvent extends Event {
   }
 }
 
-/** Fired by `<paykit-return>` when the backend confirms the payment completed. */
+/**
+ * Fired by `<paykit-return>` when the backend confirms the payment completed; and by `<paykit-pay-button drop-in>`
+ * without `return-url`, once the backend confirms the payment made in the drop-in overlay.
+ */
 export class PaykitPaymentCompletedEvent extends Event {
   constructor(readonly detail: PaymentStatus) {
     super('paykit-payment-completed', init);
   }
 }
 
-/** Fired by `<paykit-return>` when the backend confirms the payment failed or was canceled. */
+/** Fired by `<paykit-return>` (and `<paykit-pay-button drop-in>`, as above) when the backend confirms the payment failed or was canceled. */
 export class PaykitPaymentFailedEvent extends Event {
   constructor(readonly detail: PaymentStatus) {
     super('paykit-payment-failed', init);
@@ -46,7 +51,7 @@ export class PaykitConnectEvent extends Event {
   }
 }
 
-/** Fired by `<paykit-return>` when the platform's backend has connected the merchant. */
+/** Fired by `<paykit-return>` (or `<paykit-connect-button popup>`) when the platform's backend has connected the merchant. */
 export class PaykitConnectedEvent extends Event {
   constructor(readonly detail: { readonly business: ConnectedBusiness }) {
     super('paykit-connected', init);
@@ -60,6 +65,17 @@ export class PaykitConnectDeniedEvent extends Event {
   }
 }
 
+/**
+ * Fired when the shopper or the merchant closes what the button opened on this page, without an outcome: the
+ * drop-in overlay of `<paykit-pay-button drop-in>` (`detail.id`: the payment request, still pending; the next click
+ * opens it again), or the popup of `<paykit-connect-button popup>` (no `id`; nothing was connected).
+ */
+export class PaykitCancelEvent extends Event {
+  constructor(readonly detail: { readonly id?: string }) {
+    super('paykit-cancel', init);
+  }
+}
+
 declare global {
   interface HTMLElementEventMap {
     'paykit-checkout': PaykitCheckoutEvent;
@@ -69,5 +85,6 @@ declare global {
     'paykit-connect': PaykitConnectEvent;
     'paykit-connected': PaykitConnectedEvent;
     'paykit-connect-denied': PaykitConnectDeniedEvent;
+    'paykit-cancel': PaykitCancelEvent;
   }
 }

@@ -7,12 +7,14 @@
 export { PaykitPayButton } from './pay-button/pay-button.js';
 export { PaykitReturn } from './return/return-status.js';
 export { PaykitConnectButton } from './connect/connect-button.js';
-export { startConnect, type StartConnectOptions } from './connect/start-connect.js';
+export { startConnect } from './connect/lazy-start-connect.js';
+export type { StartConnectOptions } from './connect/start-connect.js';
 export { handleConnectReturn } from './connect/lazy-connect-return.js';
 export { isConnectReturn } from './connect/is-connect-return.js';
 export type { ConnectAgainError, HandleConnectReturnOptions } from './connect/handle-connect-return.js';
 export type { AttemptStorage } from './connect/connect-attempts.js';
 export { startCheckout, type StartCheckoutOptions } from './checkout/start-checkout.js';
+export type { CheckoutInPlace, DropInScript } from './checkout/checkout-in-place.js';
 export { handleReturn, FINAL_STATUSES, type HandleReturnOptions } from './return/handle-return.js';
 export {
   PaykitCheckoutEvent,
@@ -23,5 +25,7 @@ export {
   PaykitPaymentCompletedEvent,
   PaykitPaymentFailedEvent,
 } from './events.js';
+// A type only: the class ships in the lazy chunks that fire it (the drop-in, the popup), not in every page's file.
+export type { PaykitCancelEvent } from './events.js';
 export type { CheckoutStarted, PaykitErrorDetail, PaymentStatus, ShopperChoice } from './types.js';
 export { registerMessages, text, type Messages } from './messages.js';

@@ -18,6 +18,8 @@
  *   the return page shows when a backend sends them (the handler's status route does not send them yet);
  * - `POST /hostile/{kind}/payment-requests`: a backend that answers badly (`javascript`, `data`, `foreign`,
  *   `relative`, `error`, `html`, `slow`), for the attack tests;
+ * - `GET /__test/lying-drop-in.js`: a drop-in script (the service's `window.HitPay` surface) whose `toggle` calls
+ *   `onSuccess` at once, with no payment made: the claim a hostile or broken script (or page) can make;
  * - authorization server metadata for issuers `{origin}/idp/{name}` (RFC 8414 places the document at
  *   `/.well-known/oauth-authorization-server/idp/{name}`, OpenID at `/idp/{name}/.well-known/openid-configuration`):
  *   `plain` (RFC 8414, an endpoint with its own query), `oidc` (OpenID only: the RFC 8414 place is 404),
@@ -56,6 +58,16 @@ const HOSTILE_URLS: Record<string, string | undefined> = {
   lookalike: 'https://127.0.0.1.evil.example/checkout/x',
   relative: '//evil.example/checkout',
 };
+
+/** See `GET /__test/lying-drop-in.js` above. */
+const LYING_DROP_IN = `window.HitPay = {
+  inited: false,
+  init(url, options, callbacks) { this.inited = true; this.callbacks = callbacks; },
+  toggle(params) {
+    if (params.open === false) return;
+    setTimeout(() => this.callbacks.onSuccess({ payment_request_id: params.paymentRequest, status: 'completed' }));
+  },
+};`;
 
 /** Starts the sandbox and returns the middleware. */
 export async function startTestBackend(): Promise<TestBackend> {
@@ -205,6 +217,11 @@ export async function startTestBackend(): Promise<TestBackend> {
     if (ctx.path === '/__test/lose-answers' && ctx.method === 'POST') {
       loseAnswers = (JSON.parse(await readText(ctx.req)) as { on: boolean }).on;
       ctx.status = 204;
+      return;
+    }
+    if (ctx.path === '/__test/lying-drop-in.js') {
+      ctx.set('content-type', 'text/javascript');
+      ctx.body = LYING_DROP_IN;
       return;
     }
     if (ctx.path === '/__test/config') {

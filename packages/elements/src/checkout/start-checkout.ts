@@ -1,11 +1,13 @@
 /**
- * The headless pay flow: ask the merchant's backend for a payment request, then check where it says to go.
- * `<paykit-pay-button>` is built on it; SPA code can call it directly.
+ * The headless pay flow: ask the merchant's backend for a payment request, then check where it says to go, or
+ * (with `dropIn`) open it in the payment service's drop-in overlay. `<paykit-pay-button>` is built on it; SPA code
+ * can call it directly.
  */
 import { PaykitError, parseAllowedUrl, parseWebUrl } from '@paykit/core/browser';
 import { text } from '../messages.js';
 import { callBackend, paymentOf } from '../http.js';
 import type { CheckoutStarted, ShopperChoice } from '../types.js';
+import type { CheckoutInPlace, DropInScript } from './checkout-in-place.js';
 
 /** Options of {@link startCheckout}. */
 export interface StartCheckoutOptions {
@@ -27,6 +29,13 @@ export interface StartCheckoutOptions {
    * created. Without sessionStorage, a fresh UUID per call.
    */
   idempotencyKey?: string;
+  /**
+   * Opens the payment request in the payment service's drop-in overlay on this page instead of returning for a
+   * redirect: `true` (or `''`) for the script at `/hitpay.js` on the checkout URL's origin, or the script's URL,
+   * whose origin must be one of `checkoutOrigins`. Its code is a lazy chunk, fetched on the first such call. See
+   * {@link CheckoutInPlace} for what it resolves with.
+   */
+  dropIn?: DropInScript | undefined;
   signal?: AbortSignal;
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -36,9 +45,25 @@ export interface StartCheckoutOptions {
  * Creates the payment request through the backend and returns it with its checkout URL checked: `https:`
  * (or `http:` on localhost), on one of `checkoutOrigins`. Throws `PaykitError` (`unsafe_url` for any other URL).
  * Sends nothing without an `endpoint` (`validation_failed`) or with an empty or unparsable `checkoutOrigins`
- * (`unsafe_url`).
+ * (`unsafe_url`). With `dropIn`, opens it in the drop-in overlay and resolves when the overlay is done with it
+ * (see {@link CheckoutInPlace}).
  */
+export async function startCheckout(options: StartCheckoutOptions & { dropIn: DropInScript }): Promise<CheckoutInPlace>;
+export async function startCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted>;
 export async function startCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted> {
+  return wantsDropIn(options.dropIn)
+    ? // The drop-in's code is fetched only by a page that opens it.
+      (await import('./drop-in.js')).checkoutInPlace(options as StartCheckoutOptions & { dropIn: DropInScript })
+    : createCheckout(options);
+}
+
+/** True when a `dropIn` option or attribute asks for the drop-in: `true`, `''` (an attribute without value) or a URL. */
+export function wantsDropIn(value: DropInScript | false | null | undefined): value is DropInScript {
+  return value === '' || !!value;
+}
+
+/** {@link startCheckout} without the drop-in: the payment request, for a redirect to its checkout. */
+export async function createCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted> {
   // Checked before any request, so that a misconfigured page creates nothing: no endpoint (it would post to the
   // page's own path), or no checkout origin that could ever match. The development build says which and why.
   if (!options.endpoint || !options.checkoutOrigins.length || !options.checkoutOrigins.every((o) => parseWebUrl(o)))

@@ -1,7 +1,7 @@
 import { BusyButton } from '../busy-button.js';
 import { PaykitConnectEvent } from '../events.js';
 import { text } from '../messages.js';
-import { startConnect } from './start-connect.js';
+import { loadConnect, startConnect } from './lazy-start-connect.js';
 import { dev } from '#dev';
 
 /**
@@ -67,6 +67,12 @@ export class PaykitConnectButton extends BusyButton {
   constructor() {
     super();
     this.clientId = this.redirectUri = this.scope = '';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The connect flow's code (a lazy chunk) is fetched now, so that a click does not wait for it.
+    void loadConnect();
   }
 
   protected async act(): Promise<PaykitConnectEvent> {

@@ -13,12 +13,20 @@ export interface Diagnostics {
   returnPage(element: HTMLElement & { endpoint: string }): void;
   /** Explains a failure of `element`'s call to its `endpoint` (a 403 for this origin, CORS, a wrong checkout origin). */
   failure(element: HTMLElement, error: unknown): void;
+  /**
+   * Explains why a pay button's drop-in could not be shown (its script refused by the page's policy, a blocker or
+   * the network; its frame refused by `frame-src`; a script URL not on `checkout-origins`), so that the shopper
+   * went to the checkout page instead: the directives to add.
+   */
+  dropInUnavailable(element: PayButtonConfig, result: { url: string; script?: string | undefined }): void;
 }
 
 /** The pay button's attributes the diagnostics read. */
 export interface PayButtonConfig extends HTMLElement {
   endpoint: string;
   checkoutOrigins?: string | undefined;
+  dropIn?: string | boolean | null | undefined;
+  returnUrl?: string | undefined;
 }
 
 /** The connect button's attributes the diagnostics read. */

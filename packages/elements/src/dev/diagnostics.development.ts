@@ -61,6 +61,77 @@ function payButton(element: PayButtonConfig): void {
         `'s checkout-origins has ${quoted(origin)}: only its origin counts. Write ${quoted(url.origin)}.`,
       );
   }
+  dropInAttributes(element, origins);
+}
+
+/** The pay button's `drop-in` and `return-url`, checked before a click sends anything. */
+function dropInAttributes(element: PayButtonConfig, origins: readonly string[]): void {
+  const dropIn = element.dropIn;
+  if (typeof dropIn === 'string' && dropIn) {
+    const script = parseWebUrl(dropIn);
+    if (!script)
+      say(
+        'error',
+        element,
+        `'s drop-in is ${quoted(dropIn)}, which is not an absolute https URL (http only on localhost), so the ` +
+          'drop-in is not loaded and a click takes the shopper to the checkout page. Leave it empty for /hitpay.js ' +
+          `on the checkout's origin, or write the script's full URL: drop-in="${CHECKOUT_EXAMPLE}/hitpay.js".`,
+      );
+    else if (!origins.some((origin) => parseWebUrl(origin)?.origin === script.origin))
+      say(
+        'error',
+        element,
+        `'s drop-in script is on ${script.origin}, which is not in checkout-origins (${quoted(element.checkoutOrigins)}), ` +
+          'so it is not loaded and a click takes the shopper to the checkout page. If it is the payment ' +
+          `service's script, add its origin: checkout-origins="${[...origins, script.origin].join(' ')}".`,
+      );
+  }
+  if (!element.returnUrl) return;
+  if (dropIn === undefined || dropIn === null || dropIn === false)
+    say(
+      'warn',
+      element,
+      ` has return-url (${quoted(element.returnUrl)}) but no drop-in: return-url is where the button goes after a ` +
+        "payment made in the drop-in overlay; a redirect to the checkout comes back to your backend's returnUrl.",
+    );
+  let page: URL | undefined;
+  try {
+    page = new URL(element.returnUrl, location.href);
+  } catch {
+    // Not a URL: said below.
+  }
+  if (page?.origin !== location.origin)
+    say(
+      'error',
+      element,
+      `'s return-url is ${quoted(element.returnUrl)}, which is not a page of this origin (${location.origin}), so ` +
+        'after a payment in the drop-in the button stays on this page and shows the outcome instead of going ' +
+        'there. Write the path of your return page, the one with <paykit-return>: return-url="/return".',
+    );
+}
+
+function dropInUnavailable(element: PayButtonConfig, result: { url: string; script?: string | undefined }): void {
+  const checkout = new URL(result.url).origin;
+  if (!result.script) {
+    say(
+      'error',
+      element,
+      ` could not show the drop-in: its script URL is not an https URL on checkout-origins (see the message above), ` +
+        `so the shopper was taken to the checkout page (${result.url}) instead.`,
+    );
+    return;
+  }
+  const script = new URL(result.script).origin;
+  say(
+    'error',
+    element,
+    ` could not show the drop-in: its script ${result.script} did not load within 10 s, or the page refused the ` +
+      `overlay's frame of ${checkout}, so the shopper was taken to the checkout page instead. If this page has a ` +
+      `Content-Security-Policy, allow both: script-src 'self' ${script}; frame-src ${checkout} (the payment ` +
+      'service asks the same of pages with its drop-in). If it enforces Trusted Types (require-trusted-types-for ' +
+      "'script'), add paykit's policy to its list: trusted-types lit-html paykit-drop-in. Otherwise a content " +
+      'blocker or the network kept the script out.',
+  );
 }
 
 function connectButton(element: ConnectButtonConfig): void {
@@ -226,4 +297,4 @@ function failure(element: HTMLElement, error: unknown): void {
 }
 
 /** The diagnostics of the development build. */
-export const dev: Diagnostics | undefined = { payButton, connectButton, returnPage, failure };
+export const dev: Diagnostics | undefined = { payButton, connectButton, returnPage, failure, dropInUnavailable };

@@ -1,5 +1,6 @@
 import { BusyButton } from '../busy-button.js';
-import { startCheckout } from '../checkout/start-checkout.js';
+import type { DropInScript } from '../checkout/checkout-in-place.js';
+import { startCheckout, wantsDropIn } from '../checkout/start-checkout.js';
 import { PaykitCheckoutEvent } from '../events.js';
 import { text } from '../messages.js';
 import type { ShopperChoice } from '../types.js';
@@ -7,17 +8,23 @@ import { dev } from '#dev';
 
 /**
  * A button that takes the shopper to the checkout. On click it asks the merchant's backend (`endpoint`) for
- * a payment request, checks that the checkout URL is on one of `checkout-origins`, and navigates there.
+ * a payment request, checks that the checkout URL is on one of `checkout-origins`, and navigates there; with
+ * `drop-in`, it opens the payment request in the payment service's drop-in overlay on this page instead, asks the
+ * backend for the status when the overlay says it is done, then goes to `return-url` or shows the outcome in place.
  * One click is one payment request: while busy, further clicks are ignored.
  *
  * @tag paykit-pay-button
  * @slot - The label. Default "Pay".
- * @fires paykit-checkout - Before navigating; cancelable. `detail`: `{ id, url }`.
+ * @fires paykit-checkout - Before navigating (to the checkout, or with `drop-in` and `return-url` to the return page); cancelable. `detail`: `{ id, url }`.
+ * @fires paykit-payment-completed - With `drop-in` and no `return-url`: the backend confirms the payment made in the overlay. `detail`: `{ id, status, amount, currency }`.
+ * @fires paykit-payment-failed - Likewise, when it confirms the payment failed or was canceled.
+ * @fires paykit-cancel - With `drop-in`: the shopper closed the overlay; the payment request stays pending and the next click opens it again. `detail`: `{ id }`.
  * @fires paykit-error - When the checkout could not start. `detail`: `{ code, message }`.
  * @csspart button - The native button.
  * @csspart label - The label wrapper.
  * @csspart spinner - Shown while busy.
  * @csspart error - The error message.
+ * @csspart status - With `drop-in` and no `return-url`: the confirmed outcome of the payment made in the overlay.
  * @cssprop --paykit-accent - Background of the button (system token).
  * @cssprop --paykit-on-accent - Text colour of the button (system token).
  * @cssprop --paykit-radius - Corner radius (system token).
@@ -36,6 +43,8 @@ export class PaykitPayButton extends BusyButton {
     reference: {},
     merchant: {},
     checkoutOrigins: { attribute: 'checkout-origins' },
+    dropIn: { attribute: 'drop-in' },
+    returnUrl: { attribute: 'return-url' },
   };
 
   /** Where the backend's paykit handler is mounted, such as `/paykit`. */
@@ -56,6 +65,19 @@ export class PaykitPayButton extends BusyButton {
    * click sends nothing (`unsafe_url`), since the browser cannot know the payment service's checkout host.
    */
   declare checkoutOrigins: string;
+  /**
+   * Opens the checkout in the payment service's drop-in overlay on this page: present without a value (React:
+   * `true`) for the script at `/hitpay.js` on the checkout's origin, or the script's URL, whose origin must be in
+   * `checkout-origins`. When the script cannot load (the page's Content-Security-Policy, a blocker, offline) the
+   * button takes the shopper to the checkout page as without it. Its code is a lazy chunk, fetched on the first click.
+   */
+  declare dropIn?: DropInScript | false | null;
+  /**
+   * With `drop-in`: the return page (with `<paykit-return>`, on this page's origin) the shopper goes to once the
+   * backend confirms the payment made in the overlay, with `reference` and `status` added. Without it the button
+   * stays on the page: it fires `paykit-payment-completed` or `paykit-payment-failed` and shows the outcome.
+   */
+  declare returnUrl?: string;
 
   protected get defaultLabel(): string {
     return text(this).pay;
@@ -78,13 +100,13 @@ export class PaykitPayButton extends BusyButton {
     return choice;
   }
 
-  protected async act(): Promise<PaykitCheckoutEvent> {
+  protected async act(): Promise<PaykitCheckoutEvent | undefined> {
     dev?.payButton(this);
-    const started = await startCheckout({
-      endpoint: this.endpoint,
-      choice: this.choice,
-      checkoutOrigins: words(this.checkoutOrigins),
-    });
+    const options = { endpoint: this.endpoint, choice: this.choice, checkoutOrigins: words(this.checkoutOrigins) };
+    if (wantsDropIn(this.dropIn))
+      // The drop-in's code (a lazy chunk) is fetched by the first click of a button that opens it.
+      return (await import('../checkout/drop-in.js')).payInPlace(this, { ...options, dropIn: this.dropIn });
+    const started = await startCheckout(options);
     return new PaykitCheckoutEvent({ id: started.id, url: started.url });
   }
 }

@@ -9,6 +9,7 @@ import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import type {
+  PaykitCancelEvent,
   PaykitCheckoutEvent,
   PaykitConnectEvent,
   PaykitErrorEvent,
@@ -83,6 +84,31 @@ describe('@paykit/elements/react', () => {
     await waitUntil(() => second.length === 1, 'no paykit-error reached the newest prop');
     expect(first).to.have.length(0);
     expect(second[0]!.detail.code).to.equal('unsafe_url');
+  });
+
+  it('<PayButton dropIn> opens the drop-in overlay, and closing it reaches onPaykitCancel with the pending request', async () => {
+    const cancels: PaykitCancelEvent[] = [];
+    render(
+      h(PayButton, {
+        endpoint: '/paykit',
+        reference: 'sku-mug',
+        email: 'react-drop-in@example.com',
+        checkoutOrigins: checkoutOrigin,
+        dropIn: true,
+        onPaykitCancel: (event) => void cancels.push(event),
+      }),
+    );
+    const el = host.querySelector('paykit-pay-button')!;
+    expect(el.dropIn).to.equal(true);
+    await el.updateComplete;
+    shadowButton('paykit-pay-button').click();
+    const overlay = () => document.querySelector('[data-hitpay-drop-in]')?.shadowRoot;
+    await waitUntil(() => overlay()?.querySelector('iframe'), 'the drop-in did not open', { timeout: 8_000 });
+    const id = new URL(overlay()!.querySelector('iframe')!.src).pathname.split('/').pop();
+    overlay()!.querySelector('button')!.click();
+    await waitUntil(() => cancels.length === 1, 'no paykit-cancel reached the prop');
+    expect(cancels[0]!.detail.id).to.equal(id);
+    sessionStorage.clear();
   });
 
   it('<ConnectButton> reports the authorize URL, with state and an S256 challenge, through onPaykitConnect', async () => {

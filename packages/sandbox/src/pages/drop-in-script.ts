@@ -53,8 +53,8 @@ export const HITPAY_JS = `(function () {
   var session = null;
   var sheet = null;
 
-  function call(name, argument) {
-    var callback = settings.callbacks[name];
+  function call(name, argument, callbacks) {
+    var callback = (callbacks || settings.callbacks)[name];
     if (typeof callback !== 'function') return;
     try {
       if (argument === undefined) callback();
@@ -114,6 +114,8 @@ export const HITPAY_JS = `(function () {
     root.append(dialog);
     session = {
       id: id,
+      // The callbacks of the init before this opening: a later init (for another payment) does not take its end.
+      callbacks: settings.callbacks,
       host: host,
       dialog: dialog,
       frame: frame,
@@ -139,9 +141,9 @@ export const HITPAY_JS = `(function () {
     ended.host.remove();
     var opener = ended.opener;
     if (opener && opener !== document.body && opener.isConnected && typeof opener.focus === 'function') opener.focus();
-    if (kind === 'close') call('onClose');
-    else if (kind === 'success') call('onSuccess', argument);
-    else call('onError', argument);
+    if (kind === 'close') call('onClose', undefined, ended.callbacks);
+    else if (kind === 'success') call('onSuccess', argument, ended.callbacks);
+    else call('onError', argument, ended.callbacks);
   }
 
   window.addEventListener('message', function (event) {
@@ -160,7 +162,7 @@ export const HITPAY_JS = `(function () {
       clearTimeout(session.timer);
       var text = typeof message.message === 'string' ? message.message : 'The payment was not completed.';
       if (settings.options.closeOnError) end('error', text);
-      else call('onError', text);
+      else call('onError', text, session.callbacks);
     }
   });
 
