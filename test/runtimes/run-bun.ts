@@ -1,7 +1,7 @@
 /**
  * The suite on Bun, with the handler served by `Bun.serve`, as a Bun shop serves it.
  *
- *   bun run-bun.js <sandbox url> [only]
+ *   bun run-bun.js <sandbox url> <database url> [only]
  */
 import { allPassed, resultLine } from './report.js';
 import { runSuite, type Host } from './suite.js';
@@ -15,13 +15,17 @@ declare const Bun: {
   };
 };
 
-const [sandboxUrl, only] = process.argv.slice(2);
-if (sandboxUrl === undefined) throw new Error('usage: bun run-bun.js <sandbox url> [only]');
+const [sandboxUrl, databaseUrl, only] = process.argv.slice(2);
+if (sandboxUrl === undefined || databaseUrl === undefined) {
+  throw new Error('usage: bun run-bun.js <sandbox url> <database url> [only]');
+}
 
 const host: Host = {
   runtime: `bun ${Bun.version}`,
   sandboxUrl,
   memoryStoresInProduction: 'warned',
+  databaseUrl,
+  postgresStores: 'per-process',
   async serve(handler) {
     const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: handler });
     return {

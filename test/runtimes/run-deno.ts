@@ -2,7 +2,7 @@
  * The suite on Deno, with the handler served by `Deno.serve`, as a Deno shop serves it. The packages come from
  * the `node_modules` folder npm installed (Deno reads `package.json`).
  *
- *   deno run -A run-deno.js <sandbox url> [only]
+ *   deno run -A run-deno.js <sandbox url> <database url> [only]
  */
 import { allPassed, resultLine } from './report.js';
 import { runSuite, type Host } from './suite.js';
@@ -18,13 +18,17 @@ declare const Deno: {
   ): { addr: { port: number }; shutdown(): Promise<void> };
 };
 
-const [sandboxUrl, only] = Deno.args;
-if (sandboxUrl === undefined) throw new Error('usage: deno run -A run-deno.js <sandbox url> [only]');
+const [sandboxUrl, databaseUrl, only] = Deno.args;
+if (sandboxUrl === undefined || databaseUrl === undefined) {
+  throw new Error('usage: deno run -A run-deno.js <sandbox url> <database url> [only]');
+}
 
 const host: Host = {
   runtime: `deno ${Deno.version.deno}`,
   sandboxUrl,
   memoryStoresInProduction: 'warned',
+  databaseUrl,
+  postgresStores: 'per-process',
   async serve(handler) {
     const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: () => undefined }, handler);
     return { origin: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };

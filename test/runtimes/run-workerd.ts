@@ -3,7 +3,7 @@
  * (`worker.ts`, bundled by the matrix as wrangler would bundle it) is served on a free port of 127.0.0.1, and
  * `GET /__suite` runs the suite inside it. Run with Node 22 or later (Miniflare 4 asks for it).
  *
- *   node run-workerd.js <miniflare module path> <worker bundle> <compatibility date> <sandbox url> [only]
+ *   node run-workerd.js <miniflare module path> <worker bundle> <compatibility date> <sandbox url> <database url> [only]
  */
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -23,10 +23,10 @@ interface MiniflareModule {
   }) => { ready: Promise<URL>; dispose(): Promise<void> };
 }
 
-const [miniflarePath, bundlePath, compatibilityDate, sandboxUrl, only] = process.argv.slice(2);
-if (!miniflarePath || !bundlePath || !compatibilityDate || !sandboxUrl) {
+const [miniflarePath, bundlePath, compatibilityDate, sandboxUrl, databaseUrl, only] = process.argv.slice(2);
+if (!miniflarePath || !bundlePath || !compatibilityDate || !sandboxUrl || !databaseUrl) {
   throw new Error(
-    'usage: node run-workerd.js <miniflare module> <worker bundle> <compatibility date> <sandbox url> [only]',
+    'usage: node run-workerd.js <miniflare module> <worker bundle> <compatibility date> <sandbox url> <database url> [only]',
   );
 }
 
@@ -38,10 +38,11 @@ const miniflare = new Miniflare({
   modules: true,
   script: await readFile(bundlePath, 'utf8'),
   compatibilityDate,
-  // As most Workers that use npm packages have it; the handler itself needs none of it (a test bundles the
-  // main entry for a neutral platform), and the production check reads NODE_ENV from its process.env.
+  // As most Workers that use npm packages have it, and as pg needs it (for its Node modules: the TCP socket is
+  // Workers' own, cloudflare:sockets). The handler itself needs none of it (a test bundles the main entry for a
+  // neutral platform); the production checks set NODE_ENV in the process.env it gives.
   compatibilityFlags: ['nodejs_compat'],
-  bindings: { SANDBOX_URL: sandboxUrl, WORKERD_VERSION: workerdVersion.version },
+  bindings: { SANDBOX_URL: sandboxUrl, DATABASE_URL: databaseUrl, WORKERD_VERSION: workerdVersion.version },
   host: '127.0.0.1',
   port: 0,
 });

@@ -41,6 +41,13 @@ export interface Host {
    * its own memory), `warned` on a server process.
    */
   memoryStoresInProduction: 'refused' | 'warned';
+  /** A PostgreSQL database (`postgres://`) the runtime reaches, for the check of `@paykit/server/postgres`. */
+  databaseUrl: string;
+  /**
+   * How an application on this runtime holds the PostgreSQL stores: one set for the process (a server), or a set
+   * opened for each request and closed after it (Workers, whose connections cannot outlive the request).
+   */
+  postgresStores: 'per-process' | 'per-request';
 }
 
 /** One check's result. */
@@ -307,9 +314,102 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
     );
   },
 
+  async 'PostgreSQL stores (pg): idempotency and webhook facts in the database, accepted in production'(host) {
+    const { createPostgresStores } = await import('@paykit/server/postgres');
+    const business = await newBusiness(host, 'Runtime PostgreSQL');
+    const prefix = `paykit_rt${randomVerifier()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 10)}_`;
+    const open = () =>
+      createPostgresStores({ connectionString: host.databaseUrl, encryptionKey: '7'.repeat(64), tablePrefix: prefix });
+    const events: ConfirmedEvent[] = [];
+    const logger = capturingLogger();
+    let handler: ((request: Request) => Promise<Response>) | undefined;
+    const served = await host.serve((request) => handler!(request));
+    const options: PaykitHandlerOptions = {
+      api: { apiBaseUrl: host.sandboxUrl, apiKey: business.api_key },
+      publicOrigin: served.origin,
+      returnUrl: `${served.origin}/return`,
+      webhookUrl: `${served.origin}/paykit/webhooks`,
+      webhookSalt: business.salt,
+      createPaymentRequest: () => ({ amount: 7, currency: 'SGD' }),
+      onEvent: (event) => void events.push(event),
+      logger,
+    };
+    const env = processEnv();
+    const before = env.NODE_ENV;
+    // In production: with every store shared, neither the refusal (Workers) nor the warning (servers) comes.
+    env.NODE_ENV = 'production';
+    let perProcess: Awaited<ReturnType<typeof open>> | undefined;
+    try {
+      if (host.postgresStores === 'per-process') {
+        perProcess = await open();
+        handler = createPaykitHandler({
+          ...options,
+          eventStore: perProcess.events,
+          idempotencyStore: perProcess.idempotency,
+        });
+      } else {
+        handler = async (request) => {
+          const stores = await open();
+          try {
+            return await createPaykitHandler({
+              ...options,
+              eventStore: stores.events,
+              idempotencyStore: stores.idempotency,
+            })(request);
+          } finally {
+            await stores.close();
+          }
+        };
+      }
+      const origin = served.origin;
+      const key = { 'idempotency-key': `runtime-${prefix}` };
+      const created = await callRoute(origin, 'POST', '/paykit/payment-requests', { reference: 'pg' }, key);
+      expectEqual(created.status, 201, `create (${JSON.stringify(created.body)})`);
+      const again = await callRoute(origin, 'POST', '/paykit/payment-requests', { reference: 'pg' }, key);
+      expectEqual(
+        again.body.id,
+        created.body.id,
+        'the same Idempotency-Key: the same payment request, from the database',
+      );
+      const id = text(created.body.id, 'create: id');
+      await sandboxCall(host, 'POST', '/_sandbox/webhook-endpoints', {
+        business_id: business.id,
+        url: `${origin}/paykit/webhooks`,
+        event_types: ['payment_request.completed'],
+      });
+      await sandboxCall(host, 'POST', `/_sandbox/payment-requests/${id}/pay`, { outcome: 'succeeded' });
+      const deliveries = await until(
+        async () => {
+          const all = (await sandboxCall(host, 'GET', '/_sandbox/webhook-deliveries')) as Delivery[];
+          const ours = all.filter((d) => d.business_id === business.id);
+          return ours.length >= 2 && ours.every((d) => d.status !== 'pending') ? ours : undefined;
+        },
+        15_000,
+        'the two deliveries to be answered',
+      );
+      expectEqual(
+        deliveries.map((d) => `${d.format} ${d.status} ${d.response_status}`).sort(),
+        ['event delivered 200', 'notification delivered 200'],
+        'both formats, answered 200',
+      );
+      expectEqual(
+        events.map((event) => event.type),
+        ['payment_request.completed'],
+        'acted on once: the fact claimed in the database',
+      );
+      expectEqual(logger.lines, [], 'nothing logged (no refusal, no warning, no store error)');
+    } finally {
+      if (before === undefined) delete env.NODE_ENV;
+      else env.NODE_ENV = before;
+      await served.close();
+      await perProcess?.close();
+    }
+  },
+
   async 'memory stores in production: refused on Workers, a warning elsewhere'(host) {
-    const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
-    if (env === undefined) throw new Error('this runtime has no process.env to set NODE_ENV in');
+    const env = processEnv();
     const before = env.NODE_ENV;
     env.NODE_ENV = 'production';
     try {
@@ -438,6 +538,13 @@ async function newBusiness(host: Host, name: string, extra: Body = {}): Promise<
     currency: 'SGD',
     ...extra,
   })) as SandboxBusiness;
+}
+
+/** `process.env`, where the checks set `NODE_ENV` (every runtime of the matrix has it; Workers with nodejs_compat). */
+function processEnv(): Record<string, string | undefined> {
+  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
+  if (env === undefined) throw new Error('this runtime has no process.env to set NODE_ENV in');
+  return env;
 }
 
 function capturingLogger(): Logger & { lines: string[] } {

@@ -9,6 +9,7 @@ import { runSuite } from './suite.js';
 /** The Worker's bindings (Miniflare's `bindings`). */
 interface Env {
   SANDBOX_URL: string;
+  DATABASE_URL: string;
   WORKERD_VERSION: string;
 }
 
@@ -23,6 +24,8 @@ export default {
           runtime: `workerd ${env.WORKERD_VERSION}`,
           sandboxUrl: env.SANDBOX_URL,
           memoryStoresInProduction: 'refused',
+          databaseUrl: env.DATABASE_URL,
+          postgresStores: 'per-request',
           async serve(handler) {
             served = handler;
             return {
