@@ -18,10 +18,11 @@ import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
+import { installedBinary, runtimeEntries, runtimeFolder, type RuntimeEntry } from './installed.js';
 import { RESULT_PREFIX } from './report.js';
 import type { Outcome } from './suite.js';
 
@@ -31,15 +32,6 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The longest one runtime's whole suite may take, start included. */
 const RUNTIME_TIMEOUT_MS = 180_000;
-
-interface RuntimeEntry {
-  name: string;
-  label: string;
-  package: string;
-  version: string;
-  bin: string;
-  compatibilityDate?: string;
-}
 
 /** A runtime ready to run: how to start its runner in the application folder. */
 interface Runnable {
@@ -129,20 +121,13 @@ process.exitCode = failed ? 1 : 0;
 
 /** The host's Node, then every runtime of runtimes.json, each checked to be installed. */
 async function findRuntimes(): Promise<Runnable[]> {
-  const cache =
-    process.env.PAYKIT_RUNTIMES_DIR ??
-    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'paykit', 'runtimes');
-  const { runtimes } = JSON.parse(await readFile(join(here, 'runtimes.json'), 'utf8')) as { runtimes: RuntimeEntry[] };
+  const runtimes = runtimeEntries();
   const binOf = (entry: RuntimeEntry): string => {
-    const folder = join(cache, `${entry.package}@${entry.version}`);
-    const bin = join(folder, entry.bin);
-    if (!existsSync(join(folder, '.installed')) || !existsSync(bin)) {
-      throw new StepError(
-        `${entry.label} (${entry.package}@${entry.version}): find the runtime`,
-        `not installed in ${folder}: run \`bash scripts/bootstrap.sh --runtimes\` (npm test does)`,
-      );
+    try {
+      return installedBinary(entry);
+    } catch (error) {
+      throw new StepError(`${entry.label} (${entry.package}@${entry.version}): find the runtime`, messageOf(error));
     }
-    return bin;
   };
   const node24 = runtimes.find((entry) => entry.name === 'node24');
   if (!node24) throw new StepError('read runtimes.json', 'Miniflare runs on the node24 entry, which is missing');
@@ -190,7 +175,7 @@ async function findRuntimes(): Promise<Runnable[]> {
         },
       });
     } else if (entry.name === 'workerd') {
-      const miniflare = join(cache, `${entry.package}@${entry.version}`, 'node_modules/miniflare/dist/src/index.js');
+      const miniflare = join(runtimeFolder(entry), 'node_modules/miniflare/dist/src/index.js');
       if (!entry.compatibilityDate) throw new StepError(`${label}: read runtimes.json`, 'no compatibilityDate');
       const date = entry.compatibilityDate;
       list.push({
