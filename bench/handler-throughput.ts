@@ -79,7 +79,7 @@ export function merge(rounds: readonly Round[], loop?: IntervalHistogram): LoadF
 }
 
 /** The sandbox in a process of its own (its command line), resolving with its URL and a way to stop it. */
-async function sandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
+export async function sandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
   const cli = fileURLToPath(new URL('../packages/sandbox/src/cli.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,13 +2,14 @@
  * `pnpm bench`: prints every figure of BENCHMARKS.md beside its budget. Byte budgets are enforced (exit code 1
  * when one is broken); time figures are reported, never asserted.
  *
- * `pnpm bench [--only sizes|browser|handler|refresh|drivers|instances|outage] [--seconds N]`
+ * `pnpm bench [--only sizes|browser|handler|runtimes|refresh|drivers|instances|outage] [--seconds N]`
  */
 import { parseArgs } from 'node:util';
 import { measureBrowserTimings } from './browser-timing.js';
 import { measureBundles } from './bundle-sizes.js';
 import { measureHandlerThroughput, type LoadFigures } from './handler-throughput.js';
 import { measureInstances } from './instances.js';
+import { measureRuntimes } from './runtime-throughput.js';
 import { measurePostgresDrivers } from './postgres-drivers.js';
 import { reportStoreOutage } from './store-outage.js';
 import { measureTokenRefresh } from './token-refresh.js';
@@ -72,6 +73,24 @@ if (wanted('handler')) {
     if (handler.non2xx > 0 || sandbox.non2xx > 0) failed = true;
   }
   for (const line of ratios) console.log(line);
+}
+
+if (wanted('runtimes')) {
+  const seconds = Number(values.seconds);
+  console.log(
+    `\n## The handler on each runtime: POST /payment-requests, 10 connections, ${seconds} one-second rounds each, sandbox in its own process`,
+  );
+  console.log(
+    '| runtime | bare proxy req/s | handler req/s | throughput ratio | bare proxy p99 ms | handler p99 ms | p99 ratio | non-2xx |\n|---|---|---|---|---|---|---|---|',
+  );
+  for (const { runtime, proxy, handler } of await measureRuntimes(seconds)) {
+    console.log(
+      `| ${runtime} | ${proxy.requestsPerSecond.toFixed(0)} | ${handler.requestsPerSecond.toFixed(0)} | ` +
+        `${(handler.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)} | ${proxy.p99Ms.toFixed(1)} | ` +
+        `${handler.p99Ms.toFixed(1)} | ${(handler.p99Ms / Math.max(proxy.p99Ms, 1)).toFixed(2)} | ${proxy.non2xx + handler.non2xx} |`,
+    );
+    if (handler.non2xx > 0) failed = true;
+  }
 }
 
 if (wanted('refresh')) {
