@@ -28,8 +28,13 @@ const SERVICE = { name: 'Table booking deposit', amount: '20.00', currency: 'SGD
 export interface PlatformDemo {
   /** The platform's paykit handler, under `/platform/paykit`. */
   handler: PaykitHandler;
-  /** The onboarding page: connected merchants, their payments, and the commission earned. */
+  /** The marketplace page: connected merchants, their payments, and the commission earned. */
   page(): Promise<string>;
+  /**
+   * The onboarding wizard (`/platform/onboarding`): the merchant describes the shop, then connects in a popup
+   * (`<paykit-connect-button popup>`), and what they typed stays on the page.
+   */
+  onboardingPage(): string;
   /** The page merchants and shoppers come back to. */
   returnPage(): string;
   /** Merchants connected so far. */
@@ -183,6 +188,8 @@ export async function startPlatformDemo(
         <code>${escape(DEMO_MERCHANT.ownerEmail)}</code>.</p>
         <paykit-connect-button client-id="${escape(app.client_id!)}" redirect-uri="${escape(redirectUri)}"
           scope="payments business:read" dashboard-url="${escape(sandbox.url)}"></paykit-connect-button>
+        <p class="small">Opening a shop? <a href="/platform/onboarding">Onboard step by step</a>: you connect in a
+        popup and keep what you typed.</p>
         <h2>Connected merchants</h2>
         <p class="earned">Commission earned: ${escape(formatMoney(formatMinor(earned), SERVICE.currency))}</p>
         ${
@@ -208,6 +215,25 @@ export async function startPlatformDemo(
         }`,
       );
     },
+    onboardingPage: () =>
+      layout(
+        'Open your shop · Acme Marketplace',
+        `<p class="crumbs"><a href="/platform">Acme Marketplace</a> / Open your shop</p>
+        <h1>Open your shop</h1>
+        <form class="onboarding" action="/platform" method="get">
+          <h2>1. Your shop</h2>
+          <p><label for="shop-name">Shop name</label><br /><input id="shop-name" name="shop" autocomplete="organization" /></p>
+          <p><label for="shop-about">What you sell</label><br /><textarea id="shop-about" name="about" rows="3"></textarea></p>
+          <h2>2. Get paid</h2>
+          <p>Connect your payment account. It opens in a small window (on the sandbox dashboard, sign in as
+          <code>${escape(DEMO_MERCHANT.ownerEmail)}</code>); this page stays as it is.</p>
+          <paykit-connect-button popup endpoint="/platform/paykit" client-id="${escape(app.client_id!)}"
+            redirect-uri="${escape(redirectUri)}" scope="payments business:read"
+            dashboard-url="${escape(sandbox.url)}"></paykit-connect-button>
+          <h2>3. Done</h2>
+          <p><button type="submit">Open my shop</button></p>
+        </form>`,
+      ),
     returnPage: () =>
       layout(
         'Acme Marketplace',

@@ -122,6 +122,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       );
       return;
     }
+    if (path === '/platform/onboarding' && platform) return page(res, platform.demo.onboardingPage(), sandbox.url);
     if (path === '/platform/return' && platform)
       return page(res, platform.demo.returnPage(), sandbox.url, 'no-referrer');
     // `/orders` is a page for people and data for a script that asks for JSON: caches keep the two apart.

@@ -117,6 +117,7 @@ export async function prepareTour(demo: RunningDemo, browser: Browser): Promise<
       { name: 'demo-return', url: returnUrl, ready: returnSettled },
       { name: 'demo-orders', url: `${demo.url}/orders` },
       { name: 'demo-platform', url: `${demo.url}/platform` },
+      { name: 'demo-onboarding', url: `${demo.url}/platform/onboarding` },
       { name: 'demo-themes', url: `${demo.url}/themes` },
       { name: 'demo-react', url: `${demo.url}/react` },
       { name: 'demo-vue', url: `${demo.url}/vue` },

@@ -38,6 +38,8 @@
  * | `access_denied` | the merchant declined the connection on the consent page |
  * | `issuer_mismatch` | an OAuth callback's `iss` is not the configured authorization server (RFC 9207 mix-up defence): the code is sent nowhere |
  * | `code_reused` | an authorization code this platform already exchanged or tried: it is not sent to the authorization server again |
+ * | `popup_blocked` | the browser refused to open the connect popup (a popup blocker, a sandboxed frame): nothing was started there |
+ * | `popup_closed` | the merchant closed the connect popup before the authorization server sent them back: nothing was connected |
  * | `request_timeout` | a request body did not arrive within the server's read deadline (HTTP 408) |
  * | `internal_error` | a bug in paykit or in a hook; details are logged, never sent |
  */
@@ -74,6 +76,8 @@ export type ErrorCode =
   | 'access_denied'
   | 'issuer_mismatch'
   | 'code_reused'
+  | 'popup_blocked'
+  | 'popup_closed'
   | 'request_timeout'
   | 'internal_error';
 

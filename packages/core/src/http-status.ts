@@ -9,7 +9,7 @@ import type { ErrorCode } from './errors.js';
 /**
  * Every code's status. A `Record` over the whole union, so that a new code cannot be added to {@link ErrorCode}
  * without choosing its status here. Codes that only the browser raises (`state_*`, `unsafe_url`,
- * `access_denied`) never become an answer today; they have the status they would mean if one did.
+ * `access_denied`, `popup_*`) never become an answer today; they have the status they would mean if one did.
  */
 const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   validation_failed: 422,
@@ -44,6 +44,8 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   access_denied: 403,
   issuer_mismatch: 400,
   code_reused: 400,
+  popup_blocked: 400,
+  popup_closed: 400,
   request_timeout: 408,
   internal_error: 500,
 };

@@ -8,6 +8,8 @@ export { PaykitPayButton } from './pay-button/pay-button.js';
 export { PaykitReturn } from './return/return-status.js';
 export { PaykitConnectButton } from './connect/connect-button.js';
 export { startConnect } from './connect/lazy-start-connect.js';
+export { prepareConnectPopup } from './connect/lazy-popup-connect.js';
+export type { ConnectPopupOptions, OpenPopupOptions, PreparedConnectPopup } from './connect/popup-connect.js';
 export type { StartConnectOptions } from './connect/start-connect.js';
 export { handleConnectReturn } from './connect/lazy-connect-return.js';
 export { isConnectReturn } from './connect/is-connect-return.js';
@@ -17,6 +19,7 @@ export { startCheckout, type StartCheckoutOptions } from './checkout/start-check
 export type { CheckoutInPlace, DropInScript } from './checkout/checkout-in-place.js';
 export { handleReturn, FINAL_STATUSES, type HandleReturnOptions } from './return/handle-return.js';
 export {
+  PaykitCancelEvent,
   PaykitCheckoutEvent,
   PaykitConnectDeniedEvent,
   PaykitConnectEvent,
@@ -25,7 +28,5 @@ export {
   PaykitPaymentCompletedEvent,
   PaykitPaymentFailedEvent,
 } from './events.js';
-// A type only: the class ships in the lazy chunks that fire it (the drop-in, the popup), not in every page's file.
-export type { PaykitCancelEvent } from './events.js';
 export type { CheckoutStarted, PaykitErrorDetail, PaymentStatus, ShopperChoice } from './types.js';
 export { registerMessages, text, type Messages } from './messages.js';

@@ -18,6 +18,8 @@
  *   the return page shows when a backend sends them (the handler's status route does not send them yet);
  * - `POST /hostile/{kind}/payment-requests`: a backend that answers badly (`javascript`, `data`, `foreign`,
  *   `relative`, `error`, `html`, `slow`), for the attack tests;
+ * - `GET /return`: the platform's callback page (the redirect URI the tests register), `<paykit-return
+ *   endpoint="/platform">` as a platform serves it: where a connect popup comes back;
  * - `GET /__test/lying-drop-in.js`: a drop-in script (the service's `window.HitPay` surface) whose `toggle` calls
  *   `onSuccess` at once, with no payment made: the claim a hostile or broken script (or page) can make;
  * - authorization server metadata for issuers `{origin}/idp/{name}` (RFC 8414 places the document at
@@ -58,6 +60,12 @@ const HOSTILE_URLS: Record<string, string | undefined> = {
   lookalike: 'https://127.0.0.1.evil.example/checkout/x',
   relative: '//evil.example/checkout',
 };
+
+/** See `GET /return` above: the element's source, served and compiled by web-test-runner as the tests' own. */
+const CALLBACK_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Connecting</title>
+<script type="module" src="/src/return/define.ts"></script></head>
+<body><paykit-return endpoint="/platform"></paykit-return></body></html>`;
 
 /** See `GET /__test/lying-drop-in.js` above. */
 const LYING_DROP_IN = `window.HitPay = {
@@ -217,6 +225,11 @@ export async function startTestBackend(): Promise<TestBackend> {
     if (ctx.path === '/__test/lose-answers' && ctx.method === 'POST') {
       loseAnswers = (JSON.parse(await readText(ctx.req)) as { on: boolean }).on;
       ctx.status = 204;
+      return;
+    }
+    if (ctx.path === '/return' && ctx.method === 'GET') {
+      ctx.set('content-type', 'text/html');
+      ctx.body = CALLBACK_PAGE;
       return;
     }
     if (ctx.path === '/__test/lying-drop-in.js') {

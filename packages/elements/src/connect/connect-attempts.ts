@@ -28,6 +28,11 @@ export interface ConnectAttempt {
   codeVerifier: string;
   redirectUri: string;
   createdAt: number;
+  /**
+   * The attempt is a popup's (`<paykit-connect-button popup>`): its callback page, in the popup, hands the
+   * callback to the page that opened it, which holds the attempt too and exchanges the code.
+   */
+  popup?: boolean;
 }
 
 /** An attempt, or the tombstone of a used one, whose `createdAt` is when it was used: both expire alike. */
@@ -35,9 +40,10 @@ export type Stored = ConnectAttempt | { used: true; createdAt: number };
 
 /**
  * Adds a fresh `state` and S256 challenge to the authorization request `url` (which has every other parameter),
- * keeps the attempt, and remembers the request as the origin's latest. Resolves with the state.
+ * keeps the attempt (marked as a popup's with `popup`), and remembers the request as the origin's latest.
+ * Resolves with the state.
  */
-export async function beginAttempt(url: URL, storage?: AttemptStorage): Promise<string> {
+export async function beginAttempt(url: URL, storage?: AttemptStorage, popup?: boolean): Promise<string> {
   const state = randomToken();
   const codeVerifier = randomToken();
   const query = url.searchParams;
@@ -45,10 +51,11 @@ export async function beginAttempt(url: URL, storage?: AttemptStorage): Promise<
   query.set('code_challenge', await codeChallengeOf(codeVerifier));
   query.set('code_challenge_method', 'S256');
   const local = storage === 'local';
-  saveAttempt(local ? localStorage : typeof storage === 'object' ? storage : sessionStorage, state, {
+  saveAttempt(storageOf(storage), state, {
     codeVerifier,
     redirectUri: query.get('redirect_uri')!,
     createdAt: Date.now(),
+    ...(popup ? { popup } : {}),
   });
   try {
     localStorage.setItem(LATEST, JSON.stringify([url.href, local]));
@@ -56,6 +63,34 @@ export async function beginAttempt(url: URL, storage?: AttemptStorage): Promise<
     // No localStorage (blocked by the browser's settings): the attempt works, only "Connect again" will not.
   }
   return state;
+}
+
+/** The `Storage` an {@link AttemptStorage} names. */
+export function storageOf(storage: AttemptStorage | undefined): Storage {
+  return storage === 'local' ? localStorage : typeof storage === 'object' ? storage : sessionStorage;
+}
+
+/**
+ * Takes the popup mark off the attempt of `state`: its popup was blocked, so its callback comes to this tab by
+ * redirect and is handled there, as any redirect's.
+ */
+export function unmarkPopup(storage: AttemptStorage | undefined, state: string): void {
+  const place = storageOf(storage);
+  const stored = read(place, PREFIX + state);
+  if (stored && !('used' in stored)) place.setItem(PREFIX + state, JSON.stringify({ ...stored, popup: undefined }));
+}
+
+/** The attempt of `state` as this tab sees it (sessionStorage, then localStorage), without using it. */
+export function peekAttempt(state: string): Stored | undefined {
+  for (const place of ['sessionStorage', 'localStorage'] as const) {
+    try {
+      const stored = read(globalThis[place], PREFIX + state);
+      if (stored) return stored;
+    } catch {
+      // That storage is refused by the browser: the other may have it.
+    }
+  }
+  return undefined;
 }
 
 /** Keeps a new attempt under its state, and forgets expired (or unreadable) ones. */

@@ -1,23 +1,30 @@
 import { BusyButton } from '../busy-button.js';
-import { PaykitConnectEvent } from '../events.js';
+import { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitConnectEvent } from '../events.js';
 import { text } from '../messages.js';
+import { loadPopup } from './lazy-popup-connect.js';
 import { loadConnect, startConnect } from './lazy-start-connect.js';
+import { POPUP_FEATURES, POPUP_NAME } from './popup-messages.js';
 import { dev } from '#dev';
 
 /**
  * "Connect with Payments": sends a merchant to the payment service's dashboard (or any standard OAuth server)
  * to approve the platform's app (OAuth 2.0 authorization code with PKCE). State and verifier stay in this
  * tab's sessionStorage (with `storage="local"`, in the origin's localStorage). The authorization endpoint is `authorization-endpoint`, else the one of `issuer`'s
- * metadata, else `{dashboard-url}/oauth/authorize`.
+ * metadata, else `{dashboard-url}/oauth/authorize`. With `popup` (and `endpoint`), the merchant approves in a
+ * popup and this page exchanges the code, so that nothing the merchant typed on it is lost.
  *
  * @tag paykit-connect-button
  * @slot - The label. Default "Connect with Payments".
- * @fires paykit-connect - Before navigating; cancelable. `detail`: `{ url }`.
- * @fires paykit-error - When the connection could not start. `detail`: `{ code, message }`.
+ * @fires paykit-connect - Before navigating (also when the browser blocked the popup); cancelable. `detail`: `{ url }`.
+ * @fires paykit-connected - With `popup`: the platform's backend connected the merchant. `detail`: `{ business }`.
+ * @fires paykit-connect-denied - With `popup`: the merchant declined on the consent page. `detail`: `{ description }`.
+ * @fires paykit-cancel - With `popup`: the merchant closed the popup; nothing was connected. `detail`: `{}`.
+ * @fires paykit-error - When the connection could not start or finish. `detail`: `{ code, message }`.
  * @csspart button - The native button.
  * @csspart label - The label wrapper.
  * @csspart spinner - Shown while busy.
  * @csspart error - The error message.
+ * @csspart status - With `popup`: the business connected (or "cancelled" after a denial).
  * @cssprop --paykit-accent - Background of the button (system token), as the pay button.
  */
 export class PaykitConnectButton extends BusyButton {
@@ -33,6 +40,8 @@ export class PaykitConnectButton extends BusyButton {
     loginHint: { attribute: 'login-hint' },
     resource: {},
     storage: {},
+    popup: { type: Boolean },
+    endpoint: {},
   };
 
   /** The platform app's client id. */
@@ -59,6 +68,14 @@ export class PaykitConnectButton extends BusyButton {
    * and expiring after ten minutes either way.
    */
   declare storage?: 'local' | 'session';
+  /**
+   * Connects in a popup of the authorization server instead of a redirect of this page: the attempt is prepared
+   * when the button is on the page, the popup opens on the click, and this page exchanges the code through
+   * `endpoint` and fires `paykit-connected`. A popup the browser blocks falls back to the redirect.
+   */
+  declare popup?: boolean;
+  /** With `popup`: where the platform's paykit handler is mounted (`/paykit`), which exchanges the code. */
+  declare endpoint?: string;
 
   protected get defaultLabel(): string {
     return text(this).connect;
@@ -75,8 +92,28 @@ export class PaykitConnectButton extends BusyButton {
     void loadConnect();
   }
 
-  protected async act(): Promise<PaykitConnectEvent> {
+  /** After any update: a popup button's attempt is prepared (again, if a setting changed) before the click. */
+  override updated(): void {
+    if (this.popup) void loadPopup().then((popup) => popup.preparePopup(this));
+  }
+
+  protected async act(): Promise<PaykitConnectEvent | undefined> {
     dev?.connectButton(this);
+    if (this.popup && this.endpoint) {
+      // Opened in the click itself, before anything is awaited: browsers allow a popup only there. It goes to the
+      // prepared attempt's authorization request at once (connect-button-popup.ts).
+      const popup = open('', POPUP_NAME, POPUP_FEATURES);
+      const end = await (await loadPopup()).connectInPopup(this, popup);
+      if ('url' in end) return new PaykitConnectEvent(end);
+      this.dispatchEvent(
+        'business' in end
+          ? new PaykitConnectedEvent(end)
+          : 'closed' in end
+            ? new PaykitCancelEvent({})
+            : new PaykitConnectDeniedEvent(end),
+      );
+      return;
+    }
     // The element's properties are startConnect's options, name for name.
     return new PaykitConnectEvent({ url: (await startConnect(this)).url });
   }

@@ -17,7 +17,17 @@ import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend, repeats } from '../http.js';
 import { text } from '../messages.js';
 import type { ConnectedBusiness } from '../types.js';
-import { ATTEMPT_TTL_MS, beginAttempt, LATEST, PREFIX, prune, read, type ConnectAttempt } from './connect-attempts.js';
+import {
+  ATTEMPT_TTL_MS,
+  beginAttempt,
+  LATEST,
+  peekAttempt,
+  PREFIX,
+  prune,
+  read,
+  type ConnectAttempt,
+} from './connect-attempts.js';
+import { handOffCallback } from './hand-off-callback.js';
 import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
 
 // Still exported here, where it was first: `@paykit/elements` users may import both from this module.
@@ -27,7 +37,11 @@ export { isConnectReturn } from './is-connect-return.js';
 export interface HandleConnectReturnOptions {
   /** Where the platform's paykit handler is mounted, such as `/paykit`. */
   endpoint: string;
-  /** The callback URL. Default: the page's (which is then cleaned with `history.replaceState`). */
+  /**
+   * The callback URL. Default: the page's (which is then cleaned with `history.replaceState`); and when the page
+   * is the callback of a connect popup, the callback goes to the page that opened the popup (see
+   * hand-off-callback.ts), which exchanges it. A callback given here is exchanged here.
+   */
   url?: string;
   /**
    * Where the attempt is looked for. Default: this tab's sessionStorage, then the origin's localStorage (where
@@ -82,10 +96,21 @@ async function exchange(
   state: string,
 ): Promise<ConnectedBusiness> {
   const query = url.searchParams;
+  const own = options.url === undefined;
+  // A popup's callback page (an attempt begun for a popup, or none here and an opener to ask): the page that opened
+  // the popup holds the attempt and the merchant's place, and exchanges the code. If no page takes it, it is
+  // handled here, as a redirect's.
+  const kept = own ? peekAttempt(state) : undefined;
+  if (own && (kept ? (kept as ConnectAttempt).popup === true : window.opener !== null)) {
+    const business = await handOffCallback(url, state);
+    if (business) return business;
+  }
   const attempt = consumeAttempt(options.storage, state);
-  storage.setItem(HANDLED, url.pathname);
-  // The code leaves the address bar (and the history, and any later Referer) before it is sent anywhere.
-  if (options.url === undefined) history.replaceState(history.state, '', `${url.pathname}${url.hash}`);
+  if (own) {
+    storage.setItem(HANDLED, url.pathname);
+    // The code leaves the address bar (and the history, and any later Referer) before it is sent anywhere.
+    history.replaceState(history.state, '', `${url.pathname}${url.hash}`);
+  }
   const error = query.get('error');
   // The server's description of a denial goes with the error, for the page's `paykit-connect-denied` event.
   if (error === 'access_denied')

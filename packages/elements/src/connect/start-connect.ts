@@ -50,8 +50,14 @@ export interface StartConnectOptions {
   fetch?: typeof fetch;
 }
 
-/** Prepares an attempt and returns the URL to send the merchant to. */
-export async function startConnect(options: StartConnectOptions): Promise<{ url: string; state: string }> {
+/**
+ * Prepares an attempt and returns the URL to send the merchant to. `popup` marks the attempt as a popup's (see
+ * popup-connect.ts), whose callback page hands the callback to the page that opened it.
+ */
+export async function startConnect(
+  options: StartConnectOptions,
+  popup?: boolean,
+): Promise<{ url: string; state: string }> {
   /** The parameters paykit sets itself, which `extraParams` may not replace (the last three: beginAttempt's). */
   const own: Record<string, string> = {
     client_id: options.clientId,
@@ -83,6 +89,6 @@ export async function startConnect(options: StartConnectOptions): Promise<{ url:
   }))
     // `set`, not `append`: an endpoint's own query (RFC 6749 section 3.1 allows one) keeps its other parameters.
     if (value) url.searchParams.set(name, value);
-  const state = await beginAttempt(url, options.storage);
+  const state = await beginAttempt(url, options.storage, popup);
   return { url: url.href, state };
 }

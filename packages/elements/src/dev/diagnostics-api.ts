@@ -19,6 +19,8 @@ export interface Diagnostics {
    * went to the checkout page instead: the directives to add.
    */
   dropInUnavailable(element: PayButtonConfig, result: { url: string; script?: string | undefined }): void;
+  /** Says that the browser blocked a connect button's popup, so that the merchant was sent by redirect instead. */
+  popupBlocked(element: ConnectButtonConfig): void;
 }
 
 /** The pay button's attributes the diagnostics read. */
@@ -38,4 +40,6 @@ export interface ConnectButtonConfig extends HTMLElement {
   issuer?: string | undefined;
   authorizationEndpoint?: string | undefined;
   storage?: string | undefined;
+  popup?: boolean | undefined;
+  endpoint?: string | undefined;
 }

@@ -134,6 +134,17 @@ function dropInUnavailable(element: PayButtonConfig, result: { url: string; scri
   );
 }
 
+function popupBlocked(element: ConnectButtonConfig): void {
+  say(
+    'warn',
+    element,
+    ' could not open its popup: the browser refused the window (a popup blocker; a sandboxed frame without ' +
+      'allow-popups; a click that did not reach the button as a click of the person), so the merchant was sent by ' +
+      'redirect instead, and comes back to the redirect-uri page. The popup opens only in the click itself: call ' +
+      "nothing before it (this button does not), and let this origin's popups through.",
+  );
+}
+
 function connectButton(element: ConnectButtonConfig): void {
   const missing = (attribute: string, value: string, example: string) => {
     if (!value.trim())
@@ -173,6 +184,14 @@ function connectButton(element: ConnectButtonConfig): void {
         "(its state and PKCE verifier) is kept in this origin's storage, which a page of another origin cannot " +
         'read, so every callback there ends in state_unknown ("The connection did not go through"). Put the ' +
         `button on a page of ${callback.origin}, or register a redirect URI on ${location.origin}.`,
+    );
+  if (element.popup && !element.endpoint)
+    say(
+      'error',
+      element,
+      ` has popup but no endpoint (received ${quoted(element.getAttribute('endpoint'))}), so it cannot exchange the ` +
+        "code on this page and connects by redirect instead. Set it to the path where your platform's paykit " +
+        'handler is mounted: endpoint="/paykit".',
     );
   if (element.storage && !/^(local|session)$/.test(element.storage))
     say(
@@ -297,4 +316,11 @@ function failure(element: HTMLElement, error: unknown): void {
 }
 
 /** The diagnostics of the development build. */
-export const dev: Diagnostics | undefined = { payButton, connectButton, returnPage, failure, dropInUnavailable };
+export const dev: Diagnostics | undefined = {
+  payButton,
+  connectButton,
+  returnPage,
+  failure,
+  dropInUnavailable,
+  popupBlocked,
+};

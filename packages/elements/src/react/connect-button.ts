@@ -4,10 +4,20 @@
  */
 import { createComponent, type EventName } from '@lit/react';
 import React from 'react';
-import type { PaykitConnectEvent, PaykitErrorEvent } from '../events.js';
+import type {
+  PaykitCancelEvent,
+  PaykitConnectDeniedEvent,
+  PaykitConnectedEvent,
+  PaykitConnectEvent,
+  PaykitErrorEvent,
+} from '../events.js';
 import { PaykitConnectButton } from '../connect/define.js';
 
-/** `<paykit-connect-button>` as a React component: properties as props, `onPaykitConnect` and `onPaykitError`. */
+/**
+ * `<paykit-connect-button>` as a React component: properties as props (`popup` and `endpoint` connect in a popup),
+ * `onPaykitConnect` and `onPaykitError`, and with `popup` `onPaykitConnected`, `onPaykitConnectDenied`,
+ * `onPaykitCancel`.
+ */
 export const ConnectButton = createComponent({
   tagName: 'paykit-connect-button',
   elementClass: PaykitConnectButton,
@@ -16,5 +26,8 @@ export const ConnectButton = createComponent({
   events: {
     onPaykitConnect: 'paykit-connect' as EventName<PaykitConnectEvent>,
     onPaykitError: 'paykit-error' as EventName<PaykitErrorEvent>,
+    onPaykitConnected: 'paykit-connected' as EventName<PaykitConnectedEvent>,
+    onPaykitConnectDenied: 'paykit-connect-denied' as EventName<PaykitConnectDeniedEvent>,
+    onPaykitCancel: 'paykit-cancel' as EventName<PaykitCancelEvent>,
   },
 });

@@ -1,0 +1,209 @@
+/**
+ * Connect in a popup, in Chromium, against the real backend and the sandbox's authorization server: the attempt
+ * prepared before the click, the popup's callback page (`GET /return`, `<paykit-return>` as a platform serves it)
+ * handing the callback back to this page, which exchanges it and fires `paykit-connected`; the merchant's denial;
+ * the popup closed; a window of another origin posting a code; the headless time limit and `AbortSignal`. The
+ * merchant's approval on the sandbox dashboard is the backend's `/__test/approve` (the e2e tests sign in and
+ * consent in the popup itself: test/e2e/connect-popup.test.ts).
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import type { PaykitError } from '@paykit/core/browser';
+import type { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
+import { approveOnDashboard, backendState, next } from '../../test-support/backend-client.js';
+import { LATEST } from './connect-attempts.js';
+import './define.js';
+import type { PaykitConnectButton } from './connect-button.js';
+import { prepareConnectPopup } from './lazy-popup-connect.js';
+import { POPUP_NAME } from './popup-messages.js';
+
+let dashboard: string;
+const redirectUri = () => `${location.origin}/return`;
+before(async () => {
+  dashboard = (await backendState()).checkoutOrigin;
+});
+/** The popup of the current test, closed after it. */
+let current: Window | null = null;
+afterEach(() => {
+  current?.close();
+  current = null;
+  sessionStorage.clear();
+  localStorage.clear();
+});
+
+/** The open connect popup: `window.open` with its name and no URL returns it without navigating it. */
+function popup(): Window {
+  current = window.open('', POPUP_NAME)!;
+  return current;
+}
+
+/** A popup connect button, once its attempt is prepared (the authorization request it will open). */
+async function button(): Promise<{ el: PaykitConnectButton; request: URL }> {
+  const el = await fixture<PaykitConnectButton>(
+    html`<paykit-connect-button
+      popup
+      endpoint="/platform"
+      client-id="ignored-until-approved"
+      redirect-uri=${redirectUri()}
+      scope="payments business:read"
+      dashboard-url=${dashboard}
+    ></paykit-connect-button>`,
+  );
+  // Prepared before any click: kept in this tab's storage, marked as a popup's.
+  await waitUntil(() => localStorage.getItem(LATEST), 'the attempt was not prepared');
+  const request = new URL((JSON.parse(localStorage.getItem(LATEST)!) as [string, boolean])[0]);
+  const kept = JSON.parse(sessionStorage.getItem(`paykit:connect:${request.searchParams.get('state')}`)!) as {
+    popup?: boolean;
+  };
+  expect(kept.popup).to.equal(true);
+  return { el, request };
+}
+
+/** Clicks, and resolves once the popup is on the authorization server (another origin: its address is hidden). */
+async function click(el: PaykitConnectButton): Promise<Window> {
+  el.shadowRoot!.querySelector('button')!.click();
+  const win = popup();
+  await waitUntil(() => {
+    try {
+      return win.location.href === undefined;
+    } catch {
+      return true;
+    }
+  }, 'the popup did not go to the authorization server');
+  return win;
+}
+
+/** The merchant approves the request on the dashboard; the popup comes back to the callback page. */
+async function approveIn(win: Window, request: URL): Promise<void> {
+  const callback = await approveOnDashboard({
+    redirect_uri: redirectUri(),
+    state: request.searchParams.get('state')!,
+    code_challenge: request.searchParams.get('code_challenge')!,
+  });
+  win.location.href = callback;
+}
+
+describe('<paykit-connect-button popup>', () => {
+  it('connects in a popup and fires paykit-connected on this page, which stays as it was', async () => {
+    const { el, request } = await button();
+    const before = (await backendState()).callbacks;
+    const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
+    const win = await click(el);
+    await approveIn(win, request);
+    const { detail } = await connected;
+    expect(detail.business.name).to.equal('Harbour Cafe');
+    await el.updateComplete;
+    const status = el.shadowRoot!.querySelector('[part=status]')!;
+    expect(status.getAttribute('role')).to.equal('status');
+    expect(status.textContent).to.equal('Connected to Harbour Cafe.');
+    // One exchange, made by this page; the popup closed itself.
+    expect((await backendState()).callbacks).to.equal(before + 1);
+    await waitUntil(() => win.closed, 'the popup did not close itself');
+    await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+  });
+
+  it("the merchant's denial reaches paykit-connect-denied, and nothing is exchanged", async () => {
+    const { el, request } = await button();
+    const before = (await backendState()).callbacks;
+    const denied = next<PaykitConnectDeniedEvent>(el, 'paykit-connect-denied');
+    const win = await click(el);
+    win.location.href = `${redirectUri()}?error=access_denied&error_description=No&state=${request.searchParams.get('state')}`;
+    expect((await denied).detail.description).to.equal('No');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal(
+      'Connection cancelled. Nothing was shared.',
+    );
+    expect((await backendState()).callbacks).to.equal(before);
+  });
+
+  it('a popup the merchant closes ends the attempt with paykit-cancel within a second, focus back on the button', async () => {
+    const { el } = await button();
+    const cancelled = next<PaykitCancelEvent>(el, 'paykit-cancel');
+    const win = await click(el);
+    // Past the first moments, when a window read as closed is taken for a handle cut by COOP.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const closedAt = performance.now();
+    win.close();
+    await cancelled;
+    expect(performance.now() - closedAt).to.be.lessThan(1_000);
+    expect(document.activeElement).to.equal(el);
+    await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+  });
+
+  it('a window of another origin posting a code for the attempt changes nothing', async () => {
+    const { el, request } = await button();
+    const before = (await backendState()).callbacks;
+    let connected = false;
+    el.addEventListener('paykit-connected', () => (connected = true));
+    const win = await click(el);
+    // An opaque-origin frame that knows the state (the worst case) says the callback came back to it.
+    const forger = document.createElement('iframe');
+    forger.setAttribute('sandbox', 'allow-scripts');
+    forger.srcdoc = `<script>parent.postMessage(${JSON.stringify({
+      type: 'paykit:connect-callback',
+      state: request.searchParams.get('state'),
+      search: `?code=forged&state=${request.searchParams.get('state')}`,
+    })}, '*')</script>`;
+    document.body.append(forger);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    forger.remove();
+    expect(connected).to.equal(false);
+    expect((await backendState()).callbacks).to.equal(before);
+    expect(el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy')).to.equal('true');
+    // The real callback still completes the attempt.
+    const done = next<PaykitConnectedEvent>(el, 'paykit-connected');
+    await approveIn(win, request);
+    await done;
+    expect((await backendState()).callbacks).to.equal(before + 1);
+  });
+
+  it('shows a refused exchange as an error (a replayed state is "already handled")', async () => {
+    const { el, request } = await button();
+    const win = await click(el);
+    const failed = next<PaykitErrorEvent>(el, 'paykit-error');
+    // The state of an attempt this tab already used: the popup's callback is handed here and refused.
+    const state = request.searchParams.get('state')!;
+    sessionStorage.setItem(`paykit:connect:${state}`, JSON.stringify({ used: true, createdAt: Date.now() }));
+    win.location.href = `${redirectUri()}?code=anything&state=${state}`;
+    expect((await failed).detail.code).to.equal('state_used');
+  });
+});
+
+describe('prepareConnectPopup (headless)', () => {
+  const options = () => ({
+    clientId: 'ignored-until-approved',
+    redirectUri: redirectUri(),
+    scope: 'payments business:read',
+    dashboardUrl: dashboard,
+    endpoint: '/platform',
+  });
+
+  it('connects: open() in the click resolves with the business', async () => {
+    const attempt = await prepareConnectPopup(options());
+    const result = attempt.open();
+    await approveIn(popup(), new URL(attempt.url));
+    expect((await result).name).to.equal('Harbour Cafe');
+  });
+
+  it('an AbortSignal ends the attempt: the popup closes, open() rejects with its reason', async () => {
+    const attempt = await prepareConnectPopup(options());
+    const abort = new AbortController();
+    const result = attempt.open({ signal: abort.signal });
+    const win = popup();
+    abort.abort(new Error('the merchant left the wizard'));
+    const reason = await result.then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(reason).to.equal('the merchant left the wizard');
+    await waitUntil(() => win.closed, 'the popup was left open');
+  });
+
+  it('the time limit ends a forgotten attempt with timeout', async () => {
+    const attempt = await prepareConnectPopup(options());
+    const code = await attempt.open({ timeoutMs: 300 }).then(
+      () => undefined,
+      (error: PaykitError) => error.code,
+    );
+    expect(code).to.equal('timeout');
+  });
+});

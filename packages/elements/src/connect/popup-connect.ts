@@ -1,0 +1,166 @@
+/**
+ * Connect in a popup, the page's side (as Auth0's `loginWithPopup` and oidc-client-ts's `signinPopup` do it, without
+ * their known faults). The attempt (state, PKCE verifier, the authorization request's URL) is prepared before the
+ * click, so that the click opens the window at once: browsers allow a popup only in the click itself, before
+ * anything is awaited. The popup is a top-level window of the authorization server (nothing of it is framed); its
+ * callback page, on this origin, hands the callback back (hand-off-callback.ts), and this page exchanges the code
+ * through the backend as the return page does, so the page the merchant was filling in stays as it was.
+ *
+ * What ends an attempt: the callback (connected, or the merchant's denial), the merchant closing the popup
+ * (`popup_closed`, within a second), the time limit (`timeout`, ten minutes by default: the attempt's own life), or
+ * the caller's `AbortSignal`. Messages are believed only from this exact origin (the popup's window, or the origin's
+ * BroadcastChannel) and only for this attempt's state: a window of another origin posting a code changes nothing.
+ * Part of the connect popup's lazy chunk.
+ */
+import { PaykitError } from '@paykit/core/browser';
+import { describeFailure } from '../http.js';
+import { text } from '../messages.js';
+import type { ConnectedBusiness } from '../types.js';
+import { ATTEMPT_TTL_MS } from './connect-attempts.js';
+// Through the lazy entries, so that each chunk stays what one kind of page fetches.
+import { handleConnectReturn } from './lazy-connect-return.js';
+import { POPUP_FEATURES, POPUP_NAME, popupChannel, popupMessage, type PopupMessage } from './popup-messages.js';
+import { startConnect } from './lazy-start-connect.js';
+import type { StartConnectOptions } from './start-connect.js';
+
+/** Options of {@link prepareConnectPopup}: those of `startConnect`, and the backend that exchanges the code. */
+export interface ConnectPopupOptions extends StartConnectOptions {
+  /** Where the platform's paykit handler is mounted, such as `/paykit`: the opener posts the callback there. */
+  endpoint: string;
+}
+
+/** Options of an attempt's `open`. */
+export interface OpenPopupOptions {
+  /** Ends the attempt (the popup is closed; `open` rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /** How long the merchant may take. Default: ten minutes, the attempt's own life. */
+  timeoutMs?: number;
+}
+
+/** A prepared attempt: its authorization request, and `open`, to call in the click itself. */
+export interface PreparedConnectPopup {
+  /** The authorization request's URL (also where a redirect goes when the popup is blocked). */
+  readonly url: string;
+  readonly state: string;
+  /**
+   * Opens the popup (synchronously: call it in the click handler, before any `await`) and resolves with the
+   * connected business. Rejects with `popup_blocked` (the browser refused the window: `location.assign(url)` is the
+   * way left), `popup_closed`, `access_denied` (the merchant declined), `timeout`, the signal's reason, or the
+   * backend's refusal of the code.
+   */
+  open(options?: OpenPopupOptions): Promise<ConnectedBusiness>;
+}
+
+/** A closed window seen this long without a callback is the merchant closing it (under a second with the polling). */
+const CLOSED_GRACE_MS = 500;
+const POLL_MS = 250;
+/**
+ * A window that reads as closed this soon after it went to the authorization server was not closed by a person:
+ * `Cross-Origin-Opener-Policy: same-origin` on this page cut the handle. Only the callback and the time limit
+ * end such an attempt.
+ */
+const SEVERED_MS = 1_000;
+
+/**
+ * Prepares an attempt (before the click): the state, the PKCE verifier and the authorization request's URL, kept
+ * as `startConnect` keeps them and marked as a popup's.
+ */
+export async function prepareConnectPopup(options: ConnectPopupOptions): Promise<PreparedConnectPopup> {
+  const { url, state } = await startConnect(options, true);
+  return {
+    url,
+    state,
+    open: (limits = {}) => {
+      const popup = openPopup(url);
+      return popup
+        ? watchPopup(popup, { ...options, ...limits, state })
+        : Promise.reject(new PaykitError('popup_blocked', text().connectFailed));
+    },
+  };
+}
+
+/** Opens (or reuses) the connect popup at `url`, centred on this window; `null` when the browser refuses. */
+export function openPopup(url: string): Window | null {
+  const popup = window.open(url, POPUP_NAME, POPUP_FEATURES);
+  if (popup) centre(popup);
+  return popup;
+}
+
+/** Moves the popup over the middle of this window, where the merchant is looking. */
+export function centre(popup: Window): void {
+  try {
+    popup.moveTo(Math.round(screenX + (outerWidth - 500) / 2), Math.round(screenY + (outerHeight - 720) / 2));
+  } catch {
+    // A window the browser does not let this page move stays where the browser put it.
+  }
+}
+
+/** Waits for the callback of the attempt `state` in `popup`, exchanges it, and resolves with the business. */
+export function watchPopup(
+  popup: Window,
+  options: Pick<ConnectPopupOptions, 'endpoint' | 'redirectUri' | 'fetch'> & OpenPopupOptions & { state: string },
+): Promise<ConnectedBusiness> {
+  const { state, signal } = options;
+  const channel = popupChannel();
+  const opened = Date.now();
+  return new Promise((resolve, reject) => {
+    let taken = false;
+    let closedAt = 0;
+    let severed = false;
+    const finish = (settle: () => void) => {
+      clearInterval(poll);
+      clearTimeout(limit);
+      removeEventListener('message', onMessage);
+      signal?.removeEventListener('abort', abort);
+      settle();
+    };
+    const end = (error: unknown) => {
+      channel?.close();
+      if (!popup.closed) popup.close();
+      finish(() => reject(error));
+    };
+    const receive = (data: unknown, reply: (message: PopupMessage) => void) => {
+      const callback = popupMessage(data, 'paykit:connect-callback', state);
+      if (!callback || taken) return;
+      taken = true;
+      finish(() => undefined);
+      reply({ type: 'paykit:connect-ack', state });
+      const url = new URL(options.redirectUri);
+      url.search = callback.search;
+      // Checked and exchanged as on the return page, with this tab's attempt: state, verifier, single use.
+      handleConnectReturn({ endpoint: options.endpoint, url: url.href, fetch: options.fetch }).then(
+        (business) => {
+          reply({ type: 'paykit:connect-done', state, business });
+          channel?.close();
+          resolve(business);
+        },
+        (error: unknown) => {
+          reply({ type: 'paykit:connect-done', state, error: describeFailure(error) });
+          channel?.close();
+          reject(error);
+        },
+      );
+    };
+    // The popup's own window, of this very origin: another window, or this origin in another window, is ignored.
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin === location.origin && event.source === popup)
+        receive(event.data, (message) => popup.postMessage(message, location.origin));
+    };
+    addEventListener('message', onMessage);
+    if (channel) channel.onmessage = (event) => receive(event.data, (message) => channel.postMessage(message));
+    const poll = setInterval(() => {
+      if (!popup.closed || severed) return;
+      if (Date.now() - opened < SEVERED_MS) severed = true;
+      else if (!closedAt) closedAt = Date.now();
+      // A callback page that COOP cut from this one reads as closed too: it has this long to speak.
+      else if (Date.now() - closedAt >= CLOSED_GRACE_MS) end(new PaykitError('popup_closed', text().connectCancelled));
+    }, POLL_MS);
+    const limit = setTimeout(
+      () => end(new PaykitError('timeout', text().connectFailed)),
+      options.timeoutMs ?? ATTEMPT_TTL_MS,
+    );
+    const abort = () => end(signal!.reason);
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort);
+  });
+}

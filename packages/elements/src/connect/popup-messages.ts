@@ -1,0 +1,44 @@
+/**
+ * What the connect popup's callback page and the page that opened the popup say to each other. Both are pages of
+ * the platform's origin (the `redirect-uri` is on the button's origin), so they speak by `postMessage` to that exact
+ * origin (the popup to `window.opener`, the opener back to the popup's window) and, when
+ * `Cross-Origin-Opener-Policy` cut `window.opener`, on a `BroadcastChannel` of that origin. Every message names the
+ * attempt's `state`, which only the two pages know; anything else is ignored.
+ *
+ * - popup → opener: `callback`, with the callback's query (`code`, `state`, `iss`, or `error`), as it arrived.
+ * - opener → popup: `ack` at once (the opener has the attempt and takes over), then `done` with the connected
+ *   business or the error of the exchange; the popup then shows it and closes itself.
+ */
+import type { ConnectedBusiness, PaykitErrorDetail } from '../types.js';
+
+/** The `BroadcastChannel` of the connect popups of this origin. */
+export const POPUP_CHANNEL = 'paykit:connect-popup';
+
+/** The name of the connect popup's window (one at a time: a second attempt reuses it). */
+export const POPUP_NAME = 'paykit-connect';
+
+/** The connect popup's `window.open` features: a popup window of a size for a sign-in and a consent page. */
+export const POPUP_FEATURES = 'popup,width=500,height=720';
+
+/** One message between the popup and its opener. */
+export type PopupMessage =
+  | { type: 'paykit:connect-callback'; state: string; search: string }
+  | { type: 'paykit:connect-ack'; state: string }
+  | { type: 'paykit:connect-done'; state: string; business?: ConnectedBusiness; error?: PaykitErrorDetail };
+
+/** `data` as a {@link PopupMessage} of `type` about `state`, or `undefined`. */
+export function popupMessage<T extends PopupMessage['type']>(
+  data: unknown,
+  type: T,
+  state?: string,
+): Extract<PopupMessage, { type: T }> | undefined {
+  const message = data as Partial<PopupMessage> | null;
+  return message?.type === type && typeof message.state === 'string' && (state === undefined || message.state === state)
+    ? (message as Extract<PopupMessage, { type: T }>)
+    : undefined;
+}
+
+/** Opens the origin's popup channel, where the browser has one. */
+export function popupChannel(): BroadcastChannel | undefined {
+  return typeof BroadcastChannel === 'function' ? new BroadcastChannel(POPUP_CHANNEL) : undefined;
+}
