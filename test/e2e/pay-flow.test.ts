@@ -82,6 +82,22 @@ describe('pay flow in Chromium', () => {
     await page.close();
   });
 
+  it('after a failed payment on the real checkout, "Try again" goes back to the page that started it', async () => {
+    const { page, problems } = await openStore();
+    await page.goto(`${e2e.demo.url}/products/sku-tee`);
+    await buy(page, 'Organic T-shirt');
+    await page.getByRole('button', { name: 'Fail payment' }).click();
+    await page.waitForURL((url) => url.pathname === '/return');
+    // The checkout sends no referrer, and the return page sets no retry-url: the pay button remembered its page.
+    expect(await page.evaluate(() => document.referrer)).toBe('');
+    const again = page.locator('paykit-return').getByRole('link', { name: 'Try again' });
+    await expect.poll(() => again.getAttribute('href'), { timeout: 10_000 }).toBe(`${e2e.demo.url}/products/sku-tee`);
+    await again.click();
+    await page.waitForURL(`${e2e.demo.url}/products/sku-tee`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('a double click makes one payment request', async () => {
     const { page } = await openStore();
     const before = e2e.demo.sandbox.context.state.paymentRequests.size;

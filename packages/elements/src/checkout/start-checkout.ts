@@ -62,6 +62,12 @@ export function wantsDropIn(value: DropInScript | false | null | undefined): val
   return value === '' || !!value;
 }
 
+/**
+ * The sessionStorage key of the page that started this tab's latest checkout: `<paykit-return>` offers "Try
+ * again" to it (same origin only, as sessionStorage is) when the page sets no `retry-url`.
+ */
+export const STARTED_FROM = 'paykit:checkout-from';
+
 /** {@link startCheckout} without the drop-in: the payment request, for a redirect to its checkout. */
 export async function createCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted> {
   // Checked before any request, so that a misconfigured page creates nothing: no endpoint (it would post to the
@@ -84,9 +90,11 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
   });
-  // Created: the next click is a new attempt, with a new key.
+  // Created: the next click is a new attempt, with a new key. And this page is where the shopper tries again from
+  // after a failed or cancelled payment (`<paykit-return>`'s "Try again": the checkout sends no referrer).
   try {
     delete sessionStorage[attempt];
+    sessionStorage[STARTED_FROM] = location.href;
   } catch {
     // Blocked: nothing was kept.
   }

@@ -189,3 +189,48 @@ describe('<paykit-return>', () => {
     expect(box(el).dataset.state).to.equal('error');
   });
 });
+
+describe('"Try again" without retry-url', () => {
+  afterEach(() => {
+    history.replaceState(null, '', location.pathname);
+    sessionStorage.clear();
+  });
+
+  /** A payment started from `page` (a page of this shop, in this tab) that then fails; resolves with its return element. */
+  async function failedFrom(page: string, retryUrl?: string): Promise<PaykitReturn> {
+    history.replaceState(null, '', page);
+    const id = await newPayment();
+    await settle(id, 'failed');
+    returnTo(`reference=${id}&status=failed`);
+    const el = await fixture<PaykitReturn>(
+      retryUrl
+        ? html`<paykit-return endpoint="/paykit" retry-url=${retryUrl}></paykit-return>`
+        : html`<paykit-return endpoint="/paykit"></paykit-return>`,
+    );
+    await waitUntil(() => box(el).dataset.state === 'failed', 'the payment did not show as failed');
+    return el;
+  }
+
+  it('goes back to the page of this shop that started the checkout in this tab', async () => {
+    const el = await failedFrom(`${location.pathname}?product=sku-tee`);
+    // The checkout sends no referrer: the page is the one the pay button (startCheckout) remembered.
+    expect(part(el, 'retry')!.getAttribute('href')).to.equal(`${location.origin}${location.pathname}?product=sku-tee`);
+    expect(part(el, 'retry')!.textContent).to.equal('Try again');
+  });
+
+  it('retry-url still wins', async () => {
+    const el = await failedFrom(`${location.pathname}?product=sku-tee`, '/shop/tee');
+    expect(part(el, 'retry')!.getAttribute('href')).to.equal('/shop/tee');
+  });
+
+  it('never offers a page of another origin, whatever the tab kept', async () => {
+    history.replaceState(null, '', location.pathname);
+    const id = await newPayment();
+    await settle(id, 'failed');
+    sessionStorage.setItem('paykit:checkout-from', 'https://evil.example/phish');
+    returnTo(`reference=${id}&status=failed`);
+    const el = await fixture<PaykitReturn>(html`<paykit-return endpoint="/paykit"></paykit-return>`);
+    await waitUntil(() => box(el).dataset.state === 'failed', 'the payment did not show as failed');
+    expect(part(el, 'retry')).to.equal(null);
+  });
+});

@@ -17,6 +17,7 @@ import { langOf, text, type Messages } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
 import { FINAL_STATUSES, handleReturn, isTransient } from './handle-return.js';
 import { formatAmount } from './format-amount.js';
+import { STARTED_FROM } from '../checkout/start-checkout.js';
 import { returnStatusStyles } from './return-status.styles.js';
 
 /** What the box shows: `pending` is "still confirming" (still processing, or the backend cannot say yet). */
@@ -29,7 +30,8 @@ type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'con
  * shopper left the checkout) turns a still-pending payment into "not completed" at once.
  * While the payment is pending or the backend cannot be reached, it says calmly that it is still confirming
  * and keeps checking (1, 2, 4 … 30 s apart, for `max-wait-ms`), then offers "Check again"; an outage is never
- * shown as an error. A failed or canceled payment offers "Try again", a link to `retry-url`.
+ * shown as an error. A failed or canceled payment offers "Try again", a link to `retry-url`, else to the page of
+ * this shop that started the checkout in this tab (the pay button keeps it), else to the page the shopper came from.
  * On a platform's OAuth callback (`code`/`error` and `state`), it checks the state this tab issued, sends
  * the code with its PKCE verifier to the backend, and shows the connected business.
  *
@@ -45,7 +47,7 @@ type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'con
  * @csspart amount - The confirmed amount and currency, formatted for the page's language.
  * @csspart purpose - What was paid for, when the backend sends it.
  * @csspart reference - The merchant's reference, when the backend sends it.
- * @csspart retry - The "Try again" link (a failed, canceled or not completed payment, when there is a `retry-url`).
+ * @csspart retry - The "Try again" link (a failed, canceled or not completed payment): to `retry-url`, else the page of this origin that started the checkout.
  * @csspart check - The "Check again" button, once the automatic checks have stopped.
  * @csspart connect - The "Connect again" button, on a callback whose attempt this tab cannot find (`state_unknown`: another tab or browser) or that expired, when this browser knows the origin's latest connect request.
  * @cssprop --paykit-success-color - Border of a completed payment.
@@ -67,7 +69,10 @@ export class PaykitReturn extends LitElement {
   declare endpoint: string;
   /** How long to keep checking a payment that is still processing, or a backend that is down. Default 180 000 (3 minutes). */
   declare maxWaitMs?: number;
-  /** The shop's page to try again from. Default: the page the shopper came from, if it is on this origin. */
+  /**
+   * The shop's page to try again from. Default: the page that started the checkout in this tab (the pay button
+   * keeps it), else the page the shopper came from; either only when it is on this origin.
+   */
   declare retryUrl?: string;
   declare private _state: State;
   declare private _text: string;
@@ -119,10 +124,9 @@ export class PaykitReturn extends LitElement {
     const words = text(this) as unknown as Record<string, string>;
     const payment = this._payment;
     const state = this._state;
-    // "Try again" goes back to the shop: `retry-url`, else the page the shopper came from if it is this shop's.
-    const retry =
-      /^(failed|canceled)$/.test(state) &&
-      (this.retryUrl || (document.referrer.startsWith(`${location.origin}/`) && document.referrer));
+    // "Try again" goes back to the shop: `retry-url`, else the page that started the checkout in this tab, else the
+    // page the shopper came from; either only when it is this shop's (this origin).
+    const retry = /^(failed|canceled)$/.test(state) && (this.retryUrl || [startedFrom(), document.referrer].find(ours));
     // role=status is a polite live region by itself (WAI-ARIA 1.2): no aria-live needed. `hidden` rather than
     // nested templates, and one line (Prettier's breaks would be text nodes): this ships to every shopper.
     // prettier-ignore
@@ -204,6 +208,18 @@ export class PaykitReturn extends LitElement {
     }
   }
 }
+
+/** The page that started this tab's latest checkout (start-checkout.ts keeps it), if the browser allows storage. */
+function startedFrom(): string | undefined {
+  try {
+    return sessionStorage[STARTED_FROM] as string | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for a page of this origin: "Try again" never leads to another site. */
+const ours = (url: string | undefined) => !!url?.startsWith(`${location.origin}/`);
 
 declare global {
   interface HTMLElementTagNameMap {
