@@ -8,6 +8,7 @@
 import { createPaykitHandler } from '@paykit/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocking, runAxe } from '../support/axe.js';
 import { demoInChromium } from '../support/demo-in-chromium.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
@@ -54,6 +55,17 @@ describe('drop-in checkout on the demo', () => {
       .poll(() => e2e.demo.orders.list().find((order) => order.id === id)?.status, { timeout: 10_000 })
       .toBe('completed');
     expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('the open overlay passes axe (WCAG 2.2 A/AA, best practices) with no serious or critical finding', async () => {
+    // axe is injected into the page: the page's policy is bypassed for that, in this context only.
+    const page = await (await e2e.browser.newContext({ bypassCSP: true })).newPage();
+    await page.goto(`${e2e.demo.url}/products/sku-mug`);
+    await openOverlay(page);
+    const findings = await runAxe(page);
+    expect(findings.filter(blocking)).toEqual([]);
+    expect(await overlay(page).evaluate((dialog) => dialog.matches(':modal'))).toBe(true);
     await page.context().close();
   });
 
