@@ -25,6 +25,7 @@ const stores =
         connectionString: config.stores.url,
         encryptionKey: config.stores.encryptionKey,
         tablePrefix: config.stores.tablePrefix,
+        ...(config.stores.timeoutMs === undefined ? {} : { timeoutMs: config.stores.timeoutMs }),
       })
     : { connections: new FileConnectionStore({ path: config.stores.path, key: config.stores.encryptionKey }) };
 

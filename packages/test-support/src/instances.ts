@@ -23,7 +23,14 @@ export interface InstanceConfig {
    */
   webhookSalts?: { platform: string; merchants: Record<string, string> };
   stores:
-    | { kind: 'postgres'; url: string; tablePrefix: string; encryptionKey: string }
+    | {
+        kind: 'postgres';
+        url: string;
+        tablePrefix: string;
+        encryptionKey: string;
+        /** The stores' deadline (`timeoutMs` of `createPostgresStores`); their default when left out. */
+        timeoutMs?: number;
+      }
     | { kind: 'file'; path: string; encryptionKey: string };
 }
 
