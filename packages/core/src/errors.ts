@@ -29,6 +29,8 @@
  * | `upstream_invalid_response` | the Payments API answered 2xx with something that is not the expected JSON |
  * | `timeout` | a call took longer than its time limit and was aborted |
  * | `network_error` | a call could not reach its server at all |
+ * | `api_unreachable` | the shop's server answered, but it could not reach the Payments API at its configured `apiBaseUrl` (HTTP 502; the server's log names the address) |
+ * | `api_key_refused` | the shop's server answered, but the Payments API refused its API key (`apiKey`: another environment's, revoked, mistyped) (HTTP 502) |
  * | `store_unavailable` | the server's own database (connections, idempotency, webhook claims) could not be reached: nothing was done, try again shortly (HTTP 503) |
  * | `unsafe_url` | a URL was not one paykit may navigate to or send data to |
  * | `state_missing` | an OAuth callback came without `state`: nothing is sent anywhere |
@@ -67,6 +69,8 @@ export type ErrorCode =
   | 'upstream_invalid_response'
   | 'timeout'
   | 'network_error'
+  | 'api_unreachable'
+  | 'api_key_refused'
   | 'store_unavailable'
   | 'unsafe_url'
   | 'state_missing'

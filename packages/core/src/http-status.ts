@@ -35,6 +35,8 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   upstream_invalid_response: 502,
   timeout: 504,
   network_error: 502,
+  api_unreachable: 502,
+  api_key_refused: 502,
   store_unavailable: 503,
   unsafe_url: 400,
   state_missing: 400,

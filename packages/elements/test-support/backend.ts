@@ -13,6 +13,8 @@
  * - `POST /__test/approve` `{ redirect_uri, state, code_challenge }`: the merchant's approval on the sandbox
  *   dashboard, answering `{ redirect }` (the callback URL with `code` and `state`);
  * - `/strict/*`: the shop's handler with `publicOrigin: 'https://shop.example'`, which refuses this page (403);
+ * - `/no-api/*`: the shop's handler with an `apiBaseUrl` where nothing listens (502 `api_unreachable`), and
+ *   `/wrong-key/*`: with an API key the sandbox refuses (502 `api_key_refused`);
  * - `/platform/*`: a platform's paykit handler (OAuth callback), whose app is registered on first approval;
  * - `GET /detailed/payment-requests/{id}`: the real handler's status answer with the `purpose` and `reference`
  *   the return page shows when a backend sends them (the handler's status route does not send them yet);
@@ -114,6 +116,23 @@ export async function startTestBackend(): Promise<TestBackend> {
     createPaymentRequest: () => ({ amount: '1.00', currency: 'SGD' }),
     logger: { warn: () => undefined, error: () => undefined },
   });
+  // The same shop misconfigured: nothing listens on port 9 (discard), and a key the sandbox does not know.
+  const misconfigured = new Map<string, PaykitHandler>(
+    (
+      [
+        ['/no-api', { apiBaseUrl: 'http://127.0.0.1:9', apiKey: sandbox.seed.apiKey }],
+        ['/wrong-key', { apiBaseUrl: sandbox.url, apiKey: 'sandbox_api_key_of_nobody' }],
+      ] as const
+    ).map(([prefix, api]) => [
+      prefix,
+      createPaykitHandler({
+        prefix,
+        api: { ...api, retry: { attempts: 1 } },
+        createPaymentRequest: () => ({ amount: '1.00', currency: 'SGD' }),
+        logger: { warn: () => undefined, error: () => undefined },
+      }),
+    ]),
+  );
   let platform: { clientId: string; handler: PaykitHandler } | undefined;
   let callbacks = 0;
   let attempts = 0;
@@ -151,6 +170,12 @@ export async function startTestBackend(): Promise<TestBackend> {
         }
       }
       await handleNodeRequest(handler, ctx.req, ctx.res);
+      return;
+    }
+    const wrong = misconfigured.get(`/${ctx.path.split('/')[1]}`);
+    if (wrong) {
+      ctx.respond = false;
+      await handleNodeRequest(wrong, ctx.req, ctx.res);
       return;
     }
     if (ctx.path.startsWith('/strict/')) {

@@ -7,7 +7,12 @@
  *
  * @packageDocumentation
  */
-export { createPaykitHandler, type PaykitHandler } from './handler/create-handler.js';
+export {
+  createPaykitHandler,
+  type CheckOptions,
+  type CheckReport,
+  type PaykitHandler,
+} from './handler/create-handler.js';
 export type {
   ConfirmedEvent,
   EventContext,

@@ -295,6 +295,18 @@ function failure(element: HTMLElement, error: unknown): void {
         `its answers unless the handler allows ${page}: add it to allowedOrigins, which sends the CORS headers ` +
         '(the console message above and the Network tab say which it is).',
     );
+  else if (error.code === 'api_unreachable' || error.code === 'api_key_refused')
+    // The handler did answer: the page and the endpoint are right, the shop's server is not.
+    say(
+      'error',
+      element,
+      `: ${handler} answered, but the shop's server ` +
+        (error.code === 'api_unreachable'
+          ? 'could not reach the Payments API (502 api_unreachable). Check apiBaseUrl in createPaykitHandler and ' +
+            "that the API, or the local sandbox, is running; the server's log names the address it tried."
+          : 'was refused by the Payments API: its API key was not accepted (502 api_key_refused). Check apiKey in ' +
+            "createPaykitHandler: the business's key for the environment apiBaseUrl points to. The server's log says more."),
+    );
   else if (error.code === 'unsafe_url' && 'checkoutOrigins' in element && typeof error.cause === 'string') {
     const received = parseWebUrl(error.cause);
     say(

@@ -105,6 +105,25 @@ describe('development diagnostics', () => {
     expect(shown).to.match(/could not be reached/);
   });
 
+  it('a handler that answered but could not reach the Payments API, or whose key was refused, says which setting to check', async () => {
+    for (const [endpoint, code, words] of [
+      [
+        '/no-api',
+        'api_unreachable',
+        /\/no-api answered, but the shop's server could not reach the Payments API.*Check apiBaseUrl/,
+      ],
+      ['/wrong-key', 'api_key_refused', /\/wrong-key answered, but the shop's server was refused.*Check apiKey/],
+    ] as const) {
+      const el = await payButton(`endpoint="${endpoint}" checkout-origins="${checkoutOrigin}"`);
+      const { detail, lines, shown } = await clickFailing(el);
+      expect(detail.code, endpoint).to.equal(code);
+      const printed = lines.join('\n');
+      expect(printed).to.match(words);
+      expect(printed, 'not the message of an unreachable handler').to.not.match(/Check that your server is running/);
+      expect(shown).to.not.match(/apiKey|apiBaseUrl/);
+    }
+  });
+
   it('a connect button without client-id, redirect-uri and scope names each, and goes nowhere', async () => {
     const el = await fixture<HTMLElement>(
       html`<paykit-connect-button dashboard-url=${checkoutOrigin}></paykit-connect-button>`,

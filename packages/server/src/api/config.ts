@@ -70,10 +70,23 @@ export interface ResolvedApiConfig {
   fetch: typeof fetch;
 }
 
+/**
+ * The credentials that are a business API key: a 401 answered to them means the key itself was refused (another
+ * environment's, revoked, mistyped), which the handler tells apart from a revoked OAuth connection.
+ */
+const apiKeyAuths = new WeakSet<ApiAuth>();
+
+/** True when `auth` sends a business API key (made by {@link apiKeyAuth}). */
+export function isApiKeyAuth(auth: ApiAuth): boolean {
+  return apiKeyAuths.has(auth);
+}
+
 /** Credentials from a business API key (spec 5.1). The key is remembered as a secret for the logs to mask. */
 export function apiKeyAuth(apiKey: string): ApiAuth {
   rememberSecret(apiKey);
-  return { apply: (headers) => headers.set('x-business-api-key', apiKey) };
+  const auth: ApiAuth = { apply: (headers) => headers.set('x-business-api-key', apiKey) };
+  apiKeyAuths.add(auth);
+  return auth;
 }
 
 /**
@@ -84,12 +97,23 @@ export function apiKeyAuth(apiKey: string): ApiAuth {
 export function resolveApiConfig(config: ApiConfig): ResolvedApiConfig {
   rememberSecret(config.apiKey);
   rememberSecret(config.platformKey);
+  if (config.apiBaseUrl === undefined || config.apiBaseUrl === '')
+    throw invalid(
+      'apiBaseUrl',
+      `is ${config.apiBaseUrl === '' ? 'empty' : 'missing'}: give the Payments API's base URL (such as ` +
+        "process.env.PAYMENTS_API_URL; the local sandbox's is http://127.0.0.1:4010)",
+    );
   const baseUrl = parseWebUrl(config.apiBaseUrl);
   if (!baseUrl) throw invalid('apiBaseUrl', 'must be an https URL (http only for localhost)');
-  if ((config.apiKey === undefined) === (config.auth === undefined))
-    throw invalid('apiKey', 'give either apiKey or auth');
+  if (config.apiKey === undefined && config.auth === undefined)
+    throw invalid(
+      'apiKey',
+      "is missing: give the business's API key (such as process.env.PAYMENTS_API_KEY; is that variable set " +
+        'where this server starts?), or auth for other credentials',
+    );
+  if (config.apiKey !== undefined && config.auth !== undefined) throw invalid('apiKey', 'give either apiKey or auth');
   if (config.apiKey !== undefined && (typeof config.apiKey !== 'string' || config.apiKey.length === 0)) {
-    throw invalid('apiKey', 'must be a non-empty string');
+    throw invalid('apiKey', 'must be a non-empty string (is the environment variable it is read from empty?)');
   }
   const timeoutMs = config.timeoutMs ?? 10_000;
   if (!(timeoutMs > 0)) throw invalid('timeoutMs', 'must be a positive number of milliseconds');

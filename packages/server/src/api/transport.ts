@@ -4,7 +4,7 @@
  */
 import { encodeForm, errorBodySchema, PaykitError, toFieldErrors, type ErrorCode } from '@paykit/core';
 import type * as z from 'zod';
-import type { ResolvedApiConfig } from './config.js';
+import { isApiKeyAuth, type ResolvedApiConfig } from './config.js';
 import { sleep } from '../sleep.js';
 
 /** Per-call options. */
@@ -36,6 +36,38 @@ export interface Operation<S extends z.ZodType> {
  * that is down): the credentials already waited as long as they should, so a read is not tried again for them.
  */
 const credentialFailures = new WeakSet<PaykitError>();
+
+/**
+ * What the handler needs to tell an unreachable API or a refused API key from any other failure, by error: the
+ * API's origin (the configured `apiBaseUrl`'s), the call, and for an unreachable API the system's reason
+ * (`ECONNREFUSED`, `ENOTFOUND`). Kept beside the error, not in it: a client's callers see the codes they always
+ * did (`network_error`, `unauthorized`), and only the handler re-labels them (see `asUpstreamFailure`).
+ */
+export interface ApiFailure {
+  readonly kind: 'unreachable' | 'key_refused';
+  /** The origin of `apiBaseUrl`. */
+  readonly origin: string;
+  /** `GET /v1/info` and the like. */
+  readonly call: string;
+  /** Why the connection failed (`ECONNREFUSED`), when the runtime says. */
+  readonly reason?: string | undefined;
+}
+
+const apiFailures = new WeakMap<PaykitError, ApiFailure>();
+
+/** The {@link ApiFailure} of an error the transport threw, if it was an unreachable API or a refused API key. */
+export function apiFailureOf(error: unknown): ApiFailure | undefined {
+  return error instanceof PaykitError ? apiFailures.get(error) : undefined;
+}
+
+/** The system's code of a failed fetch (undici puts it on `cause`), such as `ECONNREFUSED`. */
+function systemReason(error: unknown): string | undefined {
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth += 1) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+  }
+  return undefined;
+}
 
 /** Statuses the API answers with, and the code each becomes. */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -147,12 +179,24 @@ async function attemptOnce<S extends z.ZodType>(
       });
     }
     if (outer?.aborted) throw outer.reason;
-    throw new PaykitError('network_error', `Could not reach the Payments API for ${what}`, { cause: error });
+    const reason = systemReason(error);
+    const unreachable = new PaykitError(
+      'network_error',
+      `Could not reach the Payments API at ${url.origin} for ${what}${reason ? ` (${reason})` : ''}`,
+      { cause: error },
+    );
+    apiFailures.set(unreachable, { kind: 'unreachable', origin: url.origin, call: what, reason });
+    throw unreachable;
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', forward);
   }
-  if (!response.ok) throw await failure(config, response, text, what);
+  if (!response.ok) {
+    const refused = await failure(config, response, text, what);
+    if (response.status === 401 && isApiKeyAuth(config.auth))
+      apiFailures.set(refused, { kind: 'key_refused', origin: url.origin, call: what });
+    throw refused;
+  }
   let json: unknown;
   try {
     // 204 No Content (a delete) has no body to parse.

@@ -330,7 +330,9 @@ describe('POST /paykit/payment-requests', () => {
       });
       const text = await response.text();
       expect(response.status).toBe(502);
-      expect(JSON.parse(text).code).toBe('upstream_error');
+      // A 401 to the shop's API key is the key refused (issue 26): its own code, still none of the API's words.
+      expect(JSON.parse(text).code).toBe('api_key_refused');
+      expect(text).not.toContain('Invalid API key');
       expect(text).not.toContain('sk_live_123');
       expect(logged.join('\n')).not.toContain('sk_live_123');
     } finally {

@@ -12,7 +12,8 @@
 import { PaykitError, parseWebUrl } from '@paykit/core';
 import { createMerchantApi } from '../api/merchant-api.js';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from '../facts/reconcile.js';
-import { errorResponse } from './error-response.js';
+import { apiFailureOf } from '../api/transport.js';
+import { apiFailureLine, errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
 import { setBodyDeadline } from './http.js';
@@ -43,6 +44,31 @@ export interface PaykitHandler {
    * ```
    */
   reconcile(options: ReconcileOptions): Promise<ReconcileReport>;
+  /**
+   * Calls the Payments API once with the configured credentials (`GET /v1/info`) and resolves with the business
+   * they act for; rejects with `api_key_refused` (the key was refused), `api_unreachable` (nothing answers at
+   * `apiBaseUrl`) or `upstream_invalid_response` (something answers there, but not the Payments API: a wrong
+   * base URL), each message naming the setting to change. Run it at start or in a deploy check, before a
+   * shopper finds out. A platform names one connected merchant whose connection it checks.
+   *
+   * @example
+   * ```ts
+   * const { business } = await paykit.check();
+   * console.log(`paykit: the Payments API at ${business.apiOrigin} accepts the key of ${business.name}`);
+   * ```
+   */
+  check(options?: CheckOptions): Promise<CheckReport>;
+}
+
+/** Options of {@link PaykitHandler.check}. */
+export interface CheckOptions {
+  /** A platform's connected merchant (business id) whose connection to check. Required for a platform. */
+  merchant?: string;
+}
+
+/** What {@link PaykitHandler.check} found: the API answered, and accepted the credentials of this business. */
+export interface CheckReport {
+  business: { name: string; id?: string | undefined; apiOrigin: string };
 }
 
 /**
@@ -60,6 +86,32 @@ export interface PaykitHandler {
  * ```
  */
 export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandler {
+  try {
+    return buildHandler(options);
+  } catch (error) {
+    throw atCallSite(error, createPaykitHandler);
+  }
+}
+
+/**
+ * A wrong or missing option, thrown at start, as one line and the line of the caller that passed it (typically a
+ * key read from an unset environment variable): the frames inside paykit tell the developer nothing to change.
+ */
+export function atCallSite(error: unknown, api: (...args: never[]) => unknown): unknown {
+  if (!(error instanceof PaykitError) || error.code !== 'validation_failed') return error;
+  const capture = (Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace;
+  if (!capture) return error;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 1;
+  try {
+    capture(error, api);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  return error;
+}
+
+function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
   const prefix = normalisePrefix(options.prefix ?? '/paykit');
   if ((options.api === undefined) === (options.platform === undefined)) {
     throw new PaykitError(
@@ -165,7 +217,41 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
     for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
     return response;
   };
-  return Object.assign(handler, { prefix, reconcile: sweep });
+  const check = async ({ merchant }: CheckOptions = {}): Promise<CheckReport> => {
+    if (options.platform && merchant === undefined)
+      throw new PaykitError(
+        'validation_failed',
+        "check() of a platform's handler checks one connected merchant: call check({ merchant: '<business id>' })",
+        { errors: [{ path: 'merchant', message: 'is required for a platform' }] },
+      );
+    const api = await merchants(merchant);
+    const apiOrigin = api.config.baseUrl.origin;
+    try {
+      const info = await api.getBusinessInfo();
+      return { business: { name: info.name, id: info.id, apiOrigin } };
+    } catch (error) {
+      throw checkFailure(error, api.config.baseUrl.href);
+    }
+  };
+  return Object.assign(handler, { prefix, reconcile: sweep, check });
+}
+
+/** A failed {@link PaykitHandler.check} in words that name the setting: the key never, its option's name only. */
+function checkFailure(error: unknown, baseUrl: string): unknown {
+  const api = apiFailureOf(error);
+  if (api) {
+    const code = api.kind === 'unreachable' ? 'api_unreachable' : 'api_key_refused';
+    return new PaykitError(code, apiFailureLine(api).replace(/^paykit: [a-z_]+: /, ''), { cause: error });
+  }
+  // Something answered, but not as the API answers /v1/info: an HTML page, another service's 404.
+  if (error instanceof PaykitError && (error.code === 'not_found' || error.code === 'upstream_invalid_response'))
+    return new PaykitError(
+      'upstream_invalid_response',
+      `${baseUrl} does not answer as the Payments API (GET /v1/info: ${error.message}). Check apiBaseUrl: the ` +
+        "API's base URL, such as the local sandbox's http://127.0.0.1:4010, not the dashboard's or the shop's.",
+      { cause: error, ...(error.status === undefined ? {} : { status: error.status }) },
+    );
+  return error;
 }
 
 let warnedOfMemoryStores = false;
