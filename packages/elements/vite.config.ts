@@ -9,6 +9,7 @@
  * it inline. npm users import the per-element entries that `tsc` builds instead.
  */
 import { defineConfig } from 'vite';
+import { chunkLoadDiagnostics } from './chunk-load-diagnostics.js';
 import { scriptTagIifeOutput, scriptTagInput, scriptTagOutput } from './script-tag-minify.js';
 
 export default defineConfig(({ mode }) => {
@@ -18,6 +19,8 @@ export default defineConfig(({ mode }) => {
   return {
     // Vite resolves `development` only in its dev server; these builds choose it by their mode.
     resolve: { conditions: ['module', 'browser', development ? 'development' : 'production'] },
+    // The development ES file names a lazy chunk that did not load, and where to serve it from.
+    plugins: development && !iife ? [chunkLoadDiagnostics(fileName)] : [],
     build: {
       outDir: 'dist',
       emptyOutDir: false,

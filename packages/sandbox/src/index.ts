@@ -8,6 +8,8 @@ export { startSandbox, type RunningSandbox, type SandboxOptions } from './start.
 export { createSandboxApp } from './app.js';
 export { SandboxDataFileError, type SandboxDataFileErrorCode } from './data-file.js';
 export { SANDBOX_SEED } from './seed.js';
+export { describeListenError, stopOnSignals } from './process-lifetime.js';
+export { seedPlatform, SEEDED_PLATFORM, type SeededPlatform } from './seed-platform.js';
 export { SEED_USER } from './oauth/oauth-state.js';
 export type { SandboxContext } from './context.js';
 export type {
