@@ -14,7 +14,6 @@
 import { startSandbox } from '@paykit/sandbox';
 import { build, type Plugin } from 'esbuild';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
@@ -22,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
+import { packPublicPackages } from '../../scripts/pack-local.js';
 import { installedBinary, runtimeEntries, runtimeFolder, type RuntimeEntry } from './installed.js';
 import { RESULT_PREFIX } from './report.js';
 import type { Outcome } from './suite.js';
@@ -216,17 +216,12 @@ async function startDatabase(): Promise<{ url: string; close(): Promise<void> }>
 /** Packs the packages, installs the tarballs into a new application, compiles the suite into it. */
 async function prepareApplication(folder: string): Promise<string> {
   const tarballs: Record<string, string> = {};
-  for (const name of ['core', 'server']) {
-    const dir = join(root, 'packages', name);
-    if (!existsSync(join(dir, 'dist', 'index.js'))) {
-      throw new StepError(`pack @paykit/${name}`, `packages/${name}/dist is missing: run \`pnpm build\` first`);
-    }
-    try {
-      const { stdout } = await run('pnpm', ['pack', '--pack-destination', folder], { cwd: dir });
-      tarballs[`@paykit/${name}`] = `file:${stdout.trim().split('\n').at(-1)!}`;
-    } catch (error) {
-      throw new StepError(`pack @paykit/${name}`, outputOf(error));
-    }
+  // Packed as `pnpm pack:local` packs them (scripts/pack-local.ts).
+  try {
+    for (const pkg of await packPublicPackages(folder, ['@paykit/core', '@paykit/server']))
+      tarballs[pkg.name] = `file:${pkg.tarball}`;
+  } catch (error) {
+    throw new StepError('pack @paykit/core and @paykit/server', outputOf(error));
   }
   const app = join(folder, 'app');
   await mkdir(app);

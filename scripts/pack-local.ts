@@ -1,0 +1,81 @@
+/**
+ * `pnpm pack:local [folder]`: the packages as npm would publish them, for an application outside this repository
+ * before they are on the registry. Writes the tarball of every public package (those not `private`) into one
+ * folder (default `.paykit-packages/`) and prints the one `npm install` line that installs them together: given
+ * in one command, each package's dependency on another (`@paykit/server` on `@paykit/core@^0.1.0`) is met by
+ * the tarball beside it, not looked up on the registry, where it is not yet. Run after `pnpm build` (the
+ * `pack:local` script builds first).
+ *
+ * The runtime matrix (test/runtimes/matrix.ts) and the consumer test (test/consumer/consumer.test.ts) pack the same
+ * way, through {@link packPublicPackages}.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A package of the workspace that is published: its name, its folder, and where its tarball went. */
+export interface PackedPackage {
+  name: string;
+  version: string;
+  folder: string;
+  tarball: string;
+}
+
+/** The public packages (not `private`), by folder name under packages/, in a stable order. */
+export function publicPackages(): { name: string; version: string; folder: string }[] {
+  return readdirSync(join(ROOT, 'packages'))
+    .sort()
+    .flatMap((dir) => {
+      const file = join(ROOT, 'packages', dir, 'package.json');
+      if (!existsSync(file)) return [];
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string; private?: boolean };
+      return manifest.private
+        ? []
+        : [{ name: manifest.name, version: manifest.version, folder: join(ROOT, 'packages', dir) }];
+    });
+}
+
+/**
+ * Packs the public packages (or those of `only`, by name) into `folder` with `pnpm pack`, which writes each
+ * `workspace:` range as the version it stands for; refuses a package whose `dist/` is not built.
+ */
+export async function packPublicPackages(folder: string, only?: readonly string[]): Promise<PackedPackage[]> {
+  await mkdir(folder, { recursive: true });
+  const packed: PackedPackage[] = [];
+  for (const pkg of publicPackages()) {
+    if (only && !only.includes(pkg.name)) continue;
+    if (!existsSync(join(pkg.folder, 'dist')))
+      throw new Error(`${pkg.name}: ${join(pkg.folder, 'dist')} is missing: run \`pnpm build\` first`);
+    const { stdout } = await run('pnpm', ['pack', '--pack-destination', folder], { cwd: pkg.folder });
+    packed.push({ ...pkg, tarball: stdout.trim().split('\n').at(-1)! });
+  }
+  return packed;
+}
+
+/** The one command that installs `packed` together (paths with spaces quoted). */
+export function installLine(packed: readonly PackedPackage[]): string {
+  const quote = (path: string) => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`);
+  return `npm install ${packed.map((pkg) => quote(pkg.tarball)).join(' ')}`;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const folder = resolve(process.argv[2] ?? join(ROOT, '.paykit-packages'));
+  try {
+    const packed = await packPublicPackages(folder);
+    console.log(`paykit: ${packed.length} packages packed into ${folder}:`);
+    for (const pkg of packed) console.log(`  ${pkg.name}@${pkg.version}`);
+    console.log('\nIn your application, install them together, in one command (take the ones you use, and');
+    console.log('@paykit/core with any of them, since they depend on it):\n');
+    console.log(`  ${installLine(packed)}\n`);
+    console.log('Once they are on the registry: npm install @paykit/server @paykit/elements (and @paykit/sandbox).');
+  } catch (error) {
+    console.error(`paykit: pack:local failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
