@@ -1,0 +1,174 @@
+/**
+ * A newcomer's first checkout, outside this repository (issue 26, item 2): a fresh application folder in the
+ * system's temp directory installs the packed packages with npm (`pnpm pack:local`'s tarballs, one `npm install`,
+ * no workspace links) and Express from the registry; its server is the server README's Express example and its
+ * pages the elements README's first example, both taken from the markdown as they are (only the placeholders
+ * a reader replaces are replaced: the script's URL, the checkout origin), so a README that drifts fails here. The
+ * sandbox is the installed `paykit-sandbox` command. Chromium buys the mug, pays on the sandbox checkout, and the
+ * return page and the shop's own order route say it is paid. Needs `pnpm build` first.
+ */
+import { launchChromium } from '@paykit/test-support/browser';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installLine, packPublicPackages } from '../../scripts/pack-local.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const run = promisify(execFile);
+
+/** The first fenced block of `lang` after the heading `heading` in a package's README. */
+async function readmeBlock(pkg: string, heading: string | undefined, lang: string): Promise<string> {
+  const readme = await readFile(new URL(`packages/${pkg}/README.md`, ROOT), 'utf8');
+  const from = heading === undefined ? 0 : readme.indexOf(`\n${heading}\n`);
+  if (from < 0) throw new Error(`packages/${pkg}/README.md has no "${heading}" section`);
+  const block = new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, 'm').exec(readme.slice(from));
+  if (!block) throw new Error(`packages/${pkg}/README.md has no ${lang} block after "${heading}"`);
+  return block[1]!;
+}
+
+/** Replaces `placeholder` in `text`, failing when the README no longer has it. */
+function fill(text: string, placeholder: string, value: string): string {
+  if (!text.includes(placeholder)) throw new Error(`the README example no longer contains ${placeholder}`);
+  return text.split(placeholder).join(value);
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts a process and resolves with the first match of `ready` in its output. */
+function startUntil(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }, ready: RegExp) {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const matched = new Promise<RegExpExecArray>((resolve, reject) => {
+    const look = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = ready.exec(out);
+      if (match) resolve(match);
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}:\n${out}`)));
+  });
+  return { child, matched, output: () => out };
+}
+
+let dir: string;
+let app: string;
+let browser: Browser;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paykit-consumer-'));
+  app = join(dir, 'shop');
+  await mkdir(join(app, 'public'), { recursive: true });
+  const packed = await packPublicPackages(join(dir, 'packages'));
+  const express = JSON.parse(await readFile(new URL('packages/server/package.json', ROOT), 'utf8')).devDependencies
+    .express as string;
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));
+  // The line pnpm pack:local prints, plus Express: one npm install, from the registry and the tarballs only.
+  const [npm, install, ...tarballs] = installLine(packed).split(' ');
+  await run(npm!, [install!, ...tarballs, `express@${express}`, '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: app,
+  });
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGTERM');
+  await browser?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('an Express shop outside the workspace, from the tarballs and the READMEs', () => {
+  it('installed the packages from the tarballs, not from the workspace', async () => {
+    const installed = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')).dependencies as Record<
+      string,
+      string
+    >;
+    for (const name of ['@paykit/core', '@paykit/server', '@paykit/elements', '@paykit/sandbox'])
+      expect(installed[name], name).toMatch(/^file:.*\.tgz$/);
+    // A real copy in node_modules, not a link into packages/.
+    const server = await readFile(join(app, 'node_modules/@paykit/server/package.json'), 'utf8');
+    expect(JSON.parse(server).dependencies['@paykit/core']).toMatch(/^\^\d/);
+  });
+
+  it('takes a payment: pay button, sandbox checkout, return page, the shop’s order', { timeout: 120_000 }, async () => {
+    const sandbox = startUntil(
+      join(app, 'node_modules/.bin/paykit-sandbox'),
+      ['--port', '0'],
+      { cwd: app },
+      /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    children.push(sandbox.child);
+    const sandboxUrl = (await sandbox.matched)[1]!;
+
+    // The pages: the elements README's first example, split where it says "on the return page".
+    const pages = await readmeBlock('elements', undefined, 'html');
+    const [payPage, returnPart] = pages.split('<!-- on the return page -->');
+    const script = fill(pages.split('\n')[0]!, 'https://your.cdn/paykit.js', '/js/paykit/paykit.js');
+    const page = (body: string) =>
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>\n${script}\n</head><body>\n${body}\n</body></html>`;
+    await writeFile(join(app, 'public/index.html'), page(fill(payPage!, 'https://checkout.example', sandboxUrl)));
+    await writeFile(join(app, 'public/thanks.html'), page(returnPart!));
+
+    // The server: the server README's Express example, as it is.
+    await writeFile(join(app, 'server.ts'), await readmeBlock('server', '## Express', 'ts'));
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const tsx = fileURLToPath(import.meta.resolve('tsx'));
+    const shop = startUntil(
+      process.execPath,
+      ['--import', tsx, 'server.ts'],
+      {
+        cwd: app,
+        env: {
+          ...process.env,
+          NODE_ENV: 'development',
+          PORT: String(port),
+          PUBLIC_ORIGIN: origin,
+          PAYMENTS_API_URL: sandboxUrl,
+          PAYMENTS_API_KEY: 'sandbox_api_key_demo_store',
+          PAYMENTS_SALT: 'sandbox_salt_demo_store',
+        },
+      },
+      /shop on /,
+    );
+    children.push(shop.child);
+    await shop.matched;
+
+    const tab = await browser.newPage();
+    const problems: string[] = [];
+    tab.on('pageerror', (error) => problems.push(String(error)));
+    tab.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+    await tab.goto(`${origin}/index.html`);
+    await tab.getByRole('button', { name: 'Buy the mug' }).click();
+    await tab.waitForURL((url) => url.origin === sandboxUrl, { timeout: 20_000 });
+    await tab.getByRole('button', { name: /^Pay / }).click();
+    await tab.waitForURL((url) => url.origin === origin && url.pathname === '/thanks.html', { timeout: 20_000 });
+    const reference = new URL(tab.url()).searchParams.get('reference');
+    expect(reference).toBeTruthy();
+    await expect
+      .poll(() => tab.locator('paykit-return').getByRole('status').textContent(), { timeout: 15_000 })
+      .toMatch(/payment (was )?(received|successful|complete)/i);
+    await expect
+      .poll(async () => (await (await fetch(`${origin}/orders/${reference}`)).json()) as { paid: boolean }, {
+        timeout: 15_000,
+      })
+      .toEqual({ paid: true });
+    expect(problems).toEqual([]);
+    await tab.close();
+  });
+});
