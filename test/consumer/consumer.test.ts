@@ -5,11 +5,13 @@
  * pages the elements README's first example, both taken from the markdown as they are (only the placeholders
  * a reader replaces are replaced: the script's URL, the checkout origin), so a README that drifts fails here. The
  * sandbox is the installed `paykit-sandbox` command. Chromium buys the mug, pays on the sandbox checkout, and the
- * return page and the shop's own order route say it is paid. Needs `pnpm build` first.
+ * return page and the shop's own order route say it is paid. Then a platform: the sandbox started with
+ * `--seed platform`, the server README's one-file platform and its two pages (with the values the seed printed),
+ * and a merchant's owner connecting on the sandbox's dashboard. Needs `pnpm build` first.
  */
 import { launchChromium } from '@paykit/test-support/browser';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,4 +173,85 @@ describe('an Express shop outside the workspace, from the tarballs and the READM
     expect(problems).toEqual([]);
     await tab.close();
   });
+
+  it(
+    'connects a merchant: the seeded platform, its connect button, the sandbox dashboard, the return page',
+    { timeout: 120_000 },
+    async () => {
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const redirectUri = `${origin}/return.html`;
+      // The sandbox seeded for a platform, as the server README's "Connect end to end" starts it.
+      const sandbox = startUntil(
+        join(app, 'node_modules/.bin/paykit-sandbox'),
+        ['--port', '0', '--seed', 'platform', '--redirect-uri', redirectUri],
+        { cwd: app },
+        /merchant "Lantern Books"/,
+      );
+      children.push(sandbox.child);
+      await sandbox.matched;
+      const printed = sandbox.output();
+      const sandboxUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)![1]!;
+      const platformKey = /X-PLATFORM-KEY: (\S+)/.exec(printed.slice(printed.indexOf('platform "')))![1]!;
+      const [, clientId, clientSecret] = /client id (\S+), client secret (\S+),/.exec(printed)!;
+
+      // Its pages and its server: the README's one-file platform and the two pages after it.
+      const section = '## Platforms: Connect end to end';
+      const pages = await readmeBlock('server', section, 'html');
+      const [connectPage, returnPage] = pages.split('<!-- return.html');
+      let connect = fill(connectPage!, 'app_from_the_seed', clientId!);
+      connect = fill(connect, 'http://localhost:3000/return.html', redirectUri);
+      connect = fill(connect, 'http://127.0.0.1:4010', sandboxUrl);
+      const page = (body: string) =>
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Platform</title></head><body>\n${body}\n</body></html>`;
+      await mkdir(join(app, 'platform/public'), { recursive: true });
+      await writeFile(join(app, 'platform/public/connect.html'), page(connect));
+      await writeFile(join(app, 'platform/public/return.html'), page(`<!-- return.html${returnPage!}`));
+      // The section's first TypeScript block: the platform in one file (step 2's needs your sessions and catalogue).
+      const platformServer = await readmeBlock('server', section, 'ts');
+      expect(platformServer).toContain('console.log(`platform on ${origin}`)');
+      await writeFile(join(app, 'platform/server.ts'), platformServer);
+      // node_modules is the shop's, one folder up: Express's static paths are relative to the working folder.
+      await symlink('../node_modules', join(app, 'platform/node_modules'));
+      const tsx = fileURLToPath(import.meta.resolve('tsx'));
+      const server = startUntil(
+        process.execPath,
+        ['--import', tsx, 'server.ts'],
+        {
+          cwd: join(app, 'platform'),
+          env: {
+            ...process.env,
+            PORT: String(port),
+            PUBLIC_ORIGIN: origin,
+            PAYMENTS_API_URL: sandboxUrl,
+            PLATFORM_KEY: platformKey,
+            CLIENT_ID: clientId,
+            CLIENT_SECRET: clientSecret,
+          },
+        },
+        /platform on /,
+      );
+      children.push(server.child);
+      await server.matched;
+
+      const tab = await browser.newPage();
+      const problems: string[] = [];
+      tab.on('pageerror', (error) => problems.push(String(error)));
+      await tab.goto(`${origin}/connect.html`);
+      await tab.getByRole('button', { name: 'Connect with Payments' }).click();
+      await tab.waitForURL((url) => url.pathname === '/dashboard/sign-in', { timeout: 20_000 });
+      await tab.getByLabel('Email').fill('owner@harbour-cafe.test');
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.waitForURL((url) => url.pathname === '/oauth/authorize');
+      await tab.getByRole('button', { name: 'Connect' }).click();
+      await tab.waitForURL((url) => url.origin === origin && url.pathname === '/return.html', { timeout: 20_000 });
+      await expect
+        .poll(() => tab.locator('paykit-return').getByRole('status').textContent(), { timeout: 15_000 })
+        .toMatch(/Connected to Harbour Cafe/);
+      const merchants = (await (await fetch(`${origin}/merchants`)).json()) as Record<string, string>;
+      expect(Object.values(merchants)).toEqual(['Harbour Cafe']);
+      expect(problems).toEqual([]);
+      await tab.close();
+    },
+  );
 });
