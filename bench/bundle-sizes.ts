@@ -35,6 +35,7 @@ export const DIAGNOSTICS: readonly RegExp[] = [
   /frame-src/,
   /trusted-types lit-html paykit-drop-in/,
   /could not open its popup/,
+  /is inside a frame/,
 ];
 
 /**
@@ -47,6 +48,7 @@ export const LAZY_CHUNKS: Readonly<Record<string, string>> = {
   'connect-attempts': 'pages with a connect button, and OAuth callback pages',
   popup: 'pages with a popup connect button',
   'drop-in': 'the first click of a drop-in pay button',
+  framed: 'pages inside a frame (an iframe)',
 };
 
 /**

@@ -84,7 +84,7 @@ export function storePage(products: readonly Product[], checkoutOrigin: string):
   return layout(
     'Shop',
     `<h1>Shop</h1>
-    <p class="lead">A platform? See <a href="/platform">Acme Marketplace</a>. Theming: <a href="/themes">three themes</a>. The same shop in <a href="/react">React</a> and <a href="/vue">Vue</a>. Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
+    <p class="lead">A platform? See <a href="/platform">Acme Marketplace</a>. Embedded in someone else's page: <a href="/site-builder">in an iframe</a>. Theming: <a href="/themes">three themes</a>. The same shop in <a href="/react">React</a> and <a href="/vue">Vue</a>. Pay on the sandbox checkout with "Pay" or "Fail"; you come back to a page that asks the shop's
     server for the real outcome. <a href="/orders">Orders</a> lists what the webhooks confirmed.</p>
     <section class="products">${cards}</section>`,
   );
@@ -110,6 +110,74 @@ export function productPage(product: Product, checkoutOrigin: string): string {
           : "You pay on the payment provider's page and come back here. Nothing is charged until you confirm there."
       }</p>
     </article>`,
+  );
+}
+
+/**
+ * The shop's "embed code" page: one product card and its pay button, with nothing around it, for another page to
+ * put in an iframe (a site builder, a blog). The checkout refuses to be framed: the button takes the top window
+ * there, or opens it in a new tab when the iframe's sandbox forbids that.
+ */
+export function embedPage(product: Product, checkoutOrigin: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="color-scheme" content="light dark" />
+    <title>${escape(product.name)} · Demo Store</title>
+    <link rel="icon" href="data:," />
+    <link rel="stylesheet" href="/assets/store.css" />
+    <script type="module" src="/assets/paykit.js"></script>
+  </head>
+  <body class="embed">
+    <main>
+      <article class="product" data-sku="${escape(product.sku)}">
+        <h1>${escape(product.name)}</h1>
+        <p class="price">${escape(price(product))}</p>
+        ${payButton(product, checkoutOrigin)}
+      </article>
+    </main>
+  </body>
+</html>`;
+}
+
+/**
+ * The sandbox values the site-builder page offers, as site builders and blogs frame embed code: none, one that
+ * lets a click take the top window, one that only lets the embed open tabs, and one that allows neither.
+ */
+export const EMBED_SANDBOXES: Readonly<Record<string, string | undefined>> = {
+  none: undefined,
+  'top-navigation': 'allow-scripts allow-same-origin allow-forms allow-top-navigation-by-user-activation',
+  popups: 'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox',
+  neither: 'allow-scripts allow-same-origin allow-forms',
+};
+
+/**
+ * Someone else's page with the shop's embed code in an iframe (`/embed/<sku>` on the shop's own origin,
+ * `shopUrl`; with `connect`, the marketplace's connect button, `/platform/embed`), sandboxed as `sandbox` (a key of {@link EMBED_SANDBOXES}) says. Opened on another origin of this
+ * machine (`http://localhost:<port>` for a shop on 127.0.0.1) it is a page of another site, as a site builder's is.
+ */
+export function siteBuilderPage(shopUrl: string, product: Product, sandbox: string, connect = false): string {
+  const value = EMBED_SANDBOXES[sandbox];
+  const choices = Object.keys(EMBED_SANDBOXES)
+    .map((key) =>
+      key === sandbox
+        ? `<strong>${escape(key)}</strong>`
+        : `<a href="?sandbox=${escape(key)}${connect ? '&amp;embed=connect' : ''}">${escape(key)}</a>`,
+    )
+    .join(' · ');
+  return layout(
+    'A page that embeds the shop',
+    `<h1>A page that embeds the shop</h1>
+    <p class="lead">A blog or a site builder's page with the shop's embed code in an iframe${
+      value === undefined ? '' : ` sandboxed as <code>${escape(value)}</code>`
+    }. The checkout refuses to be framed: the pay button takes this whole window there, or, when the sandbox
+    forbids it, opens it in a new tab. Sandbox: ${choices}. Open this page on <code>localhost</code> for a frame of
+    another origin.</p>
+    <iframe class="embed" title="${connect ? 'Acme Marketplace: connect' : `Demo Store: ${escape(product.name)}`}" src="${escape(
+      connect ? `${shopUrl}/platform/embed` : `${shopUrl}/embed/${encodeURIComponent(product.sku)}`,
+    )}"${value === undefined ? '' : ` sandbox="${escape(value)}"`}></iframe>`,
   );
 }
 

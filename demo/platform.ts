@@ -37,6 +37,8 @@ export interface PlatformDemo {
   onboardingPage(): string;
   /** The page merchants and shoppers come back to. */
   returnPage(): string;
+  /** The connect button alone, for another page to frame (`/site-builder?embed=connect`). */
+  embedPage(): string;
   /** Merchants connected so far. */
   connected: Map<string, ConnectedBusiness>;
   /** Resolves once the data file, if any, holds every change. */
@@ -233,6 +235,13 @@ export async function startPlatformDemo(
           <h2>3. Done</h2>
           <p><button type="submit">Open my shop</button></p>
         </form>`,
+      ),
+    embedPage: () =>
+      layout(
+        'Connect · Acme Marketplace',
+        `<h1>Get paid on Acme Marketplace</h1>
+        <paykit-connect-button client-id="${escape(app.client_id!)}" redirect-uri="${escape(redirectUri)}"
+          scope="payments business:read" dashboard-url="${escape(sandbox.url)}"></paykit-connect-button>`,
       ),
     returnPage: () =>
       layout(

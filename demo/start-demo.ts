@@ -16,10 +16,13 @@ import { ordersPage, wantsJson } from './orders-page.js';
 import { OrderBook } from './orders.js';
 import {
   DROP_IN_SKU,
+  EMBED_SANDBOXES,
+  embedPage,
   frameworkPage,
   productPage,
   productPath,
   returnPage,
+  siteBuilderPage,
   storePage,
   themesPage,
   type Framework,
@@ -109,6 +112,23 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
     if (path === '/') return page(res, storePage(PRODUCTS, sandbox.url), sandbox.url);
     if (path === '/themes') return page(res, themesPage(sandbox.url), sandbox.url);
+    // Someone else's page framing the shop's embed code (on localhost: another site), and that embed code.
+    if (path === '/site-builder') {
+      const query = new URL(req.url ?? '/', 'http://demo').searchParams;
+      const sandboxed = query.get('sandbox') ?? 'none';
+      if (!Object.hasOwn(EMBED_SANDBOXES, sandboxed)) return send(res, 404, 'text/plain', 'Not found');
+      const html = siteBuilderPage(url, PRODUCTS[0]!, sandboxed, query.get('embed') === 'connect');
+      return page(res, html, sandbox.url, undefined, undefined, false, { frameSrc: url });
+    }
+    if (path === '/platform/embed' && platform)
+      return page(res, platform.demo.embedPage(), sandbox.url, undefined, undefined, false, {
+        frameAncestors: `${url} ${url.replace('127.0.0.1', 'localhost')}`,
+      });
+    const embedded = PRODUCTS.find((p) => `/embed/${encodeURIComponent(p.sku)}` === path);
+    if (embedded)
+      return page(res, embedPage(embedded, sandbox.url), sandbox.url, undefined, undefined, false, {
+        frameAncestors: `${url} ${url.replace('127.0.0.1', 'localhost')}`,
+      });
     if (path === '/return') return page(res, returnPage(), sandbox.url, 'no-referrer');
     if (path === '/react' || path === '/vue') {
       const framework = path.slice(1) as Framework;
@@ -249,7 +269,9 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
  * An HTML page under a strict policy: scripts and styles from this origin only, nothing inline, no eval,
  * Trusted Types enforced (Lit's own `lit-html` policy is the one allowed, and Vue's on its example), forms posting only here or to the checkout.
  * A page with the drop-in (`dropIn`) also allows the checkout's drop-in script and its frame, from the checkout's
- * origin only, and paykit's `paykit-drop-in` policy, through which it loads that script.
+ * origin only, and paykit's `paykit-drop-in` policy, through which it loads that script. No page may be framed but
+ * the shop's embed code (`frames.frameAncestors`: the shop's two origins here), and a page frames only what
+ * `frames.frameSrc` names.
  */
 function page(
   res: ServerResponse,
@@ -258,20 +280,21 @@ function page(
   referrer = 'strict-origin-when-cross-origin',
   policies: string = POLICIES.default,
   dropIn = false,
+  frames: { frameSrc?: string; frameAncestors?: string } = {},
 ): void {
   res.setHeader(
     'content-security-policy',
     [
       "default-src 'self'",
       dropIn ? `script-src 'self' ${checkoutOrigin}` : "script-src 'self'",
-      ...(dropIn ? [`frame-src ${checkoutOrigin}`] : []),
+      ...(dropIn ? [`frame-src ${checkoutOrigin}`] : frames.frameSrc ? [`frame-src ${frames.frameSrc}`] : []),
       "style-src 'self'",
       "img-src 'self' data:",
       "connect-src 'self'",
       `form-action 'self' ${checkoutOrigin}`,
       "base-uri 'none'",
       "object-src 'none'",
-      "frame-ancestors 'none'",
+      `frame-ancestors ${frames.frameAncestors ?? "'none'"}`,
       "require-trusted-types-for 'script'",
       `trusted-types ${policies}${dropIn ? ' paykit-drop-in' : ''}`,
     ].join('; '),

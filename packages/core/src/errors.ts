@@ -42,6 +42,7 @@
  * | `code_reused` | an authorization code this platform already exchanged or tried: it is not sent to the authorization server again |
  * | `popup_blocked` | the browser refused to open the connect popup (a popup blocker, a sandboxed frame): nothing was started there |
  * | `popup_closed` | the merchant closed the connect popup before the authorization server sent them back: nothing was connected |
+ * | `navigation_blocked` | a button inside a frame could neither take the top window to the checkout (or the authorization page) nor open it in a new tab: the frame's sandbox refuses both, or the browser refused the new tab after the backend's answer (the next click opens it) |
  * | `request_timeout` | a request body did not arrive within the server's read deadline (HTTP 408) |
  * | `internal_error` | a bug in paykit or in a hook; details are logged, never sent |
  */
@@ -82,6 +83,7 @@ export type ErrorCode =
   | 'code_reused'
   | 'popup_blocked'
   | 'popup_closed'
+  | 'navigation_blocked'
   | 'request_timeout'
   | 'internal_error';
 

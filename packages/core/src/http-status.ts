@@ -9,7 +9,7 @@ import type { ErrorCode } from './errors.js';
 /**
  * Every code's status. A `Record` over the whole union, so that a new code cannot be added to {@link ErrorCode}
  * without choosing its status here. Codes that only the browser raises (`state_*`, `unsafe_url`,
- * `access_denied`, `popup_*`) never become an answer today; they have the status they would mean if one did.
+ * `access_denied`, `popup_*`, `navigation_blocked`) never become an answer today; they have the status they would mean if one did.
  */
 const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   validation_failed: 422,
@@ -48,6 +48,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   code_reused: 400,
   popup_blocked: 400,
   popup_closed: 400,
+  navigation_blocked: 400,
   request_timeout: 408,
   internal_error: 500,
 };

@@ -1,8 +1,10 @@
+import { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { PaykitErrorEvent } from './events.js';
 import { describeFailure } from './http.js';
 import { buttonStyles } from './button.styles.js';
 import { MESSAGES_CHANGED } from './messages.js';
+import { loadFramed } from './framed/lazy-framed.js';
 import { dev } from '#dev';
 
 /**
@@ -43,11 +45,13 @@ export abstract class BusyButton extends LitElement {
 
   /**
    * Shows an outcome reached on this page below the button (`::part(status)`, `role="status"`), or with `failed`
-   * one the shopper or merchant should act on, as a failure is shown (`::part(error)`, `role="alert"`).
+   * one the shopper or merchant should act on, as a failure is shown (`::part(error)`, `role="alert"`). The button
+   * is ready again: called as the click ends (a checkout opened in a new tab from a frame ends it so).
    *
    * @internal
    */
   show(words: string, failed?: boolean): void {
+    this._busy = false;
     if (failed) this._error = words;
     else this._done = words;
   }
@@ -56,6 +60,9 @@ export abstract class BusyButton extends LitElement {
     super.connectedCallback();
     addEventListener('pageshow', this);
     addEventListener(MESSAGES_CHANGED, this);
+    // `top` is readable from a frame of any origin: nothing here can throw.
+    if (top !== self) void loadFramed();
+    dev?.framed(this);
   }
 
   override disconnectedCallback(): void {
@@ -81,7 +88,11 @@ export abstract class BusyButton extends LitElement {
     try {
       const event = await this.act();
       // A listener may cancel the navigation (an SPA, a test); otherwise the button stays busy as the page leaves.
-      if (event && this.dispatchEvent(event)) return location.assign(event.detail.url);
+      // In a frame: the top window, or a new tab (framed.ts); never this frame, which the checkout refuses.
+      if (event && this.dispatchEvent(event))
+        return top !== self
+          ? (await loadFramed()).go(this, event.detail.url, PaykitError)
+          : location.assign(event.detail.url);
     } catch (error) {
       dev?.failure(this, error);
       const failure = describeFailure(error);

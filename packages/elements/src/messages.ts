@@ -35,6 +35,21 @@ const en = {
 /** A message table: every key of the English one. */
 export type Messages = { readonly [K in keyof typeof en]: string };
 
+/**
+ * The words of a button inside a frame (framed/framed.ts): their English is in that lazy chunk, which only a page
+ * in a frame downloads, rather than in this table, which every page does. A locale table may carry them.
+ */
+export interface FramedMessages {
+  /** The pay button's checkout opened in a new tab, since the frame may not take the top window there. */
+  readonly checkoutInTab: string;
+  /** The connect button's authorization page opened in a new tab, likewise. */
+  readonly connectInTab: string;
+  /** The browser refused both the top window and a new tab after the backend's answer: the next click opens it. */
+  readonly pressAgain: string;
+  /** The frame may do neither: the shopper can only open the page on its own. */
+  readonly frameBlocked: string;
+}
+
 /** Fired on `window` when a table is registered: elements already on the page render again in it. */
 export const MESSAGES_CHANGED = 'paykit-messages';
 
@@ -52,7 +67,7 @@ const tables = ((globalThis as { [key: symbol]: unknown })[Symbol.for('paykit.me
  * on a script-tag page, a locale module runs after the elements have rendered. A key the table lacks is shown in
  * English.
  */
-export function registerMessages(lang: string, table: Messages): void {
+export function registerMessages(lang: string, table: Messages & Partial<FramedMessages>): void {
   // English fills a key the table lacks (one written before the key existed): a label is never empty.
   tables[lang.toLowerCase()] = { ...en, ...table };
   globalThis.dispatchEvent?.(new Event(MESSAGES_CHANGED));

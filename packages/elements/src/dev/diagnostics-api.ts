@@ -21,6 +21,11 @@ export interface Diagnostics {
   dropInUnavailable(element: PayButtonConfig, result: { url: string; script?: string | undefined }): void;
   /** Says that the browser blocked a connect button's popup, so that the merchant was sent by redirect instead. */
   popupBlocked(element: ConnectButtonConfig): void;
+  /**
+   * Called by every button as it joins the page: when it is inside a frame, says how its click leaves the frame
+   * (the top window, or a new tab when the frame's sandbox forbids it) and what the embedding page's iframe needs.
+   */
+  framed(element: HTMLElement): void;
 }
 
 /** The pay button's attributes the diagnostics read. */

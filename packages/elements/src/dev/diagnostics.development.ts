@@ -8,6 +8,7 @@
  */
 import { parseWebUrl, PaykitError } from '@paykit/core/browser';
 import { LATEST } from '../connect/connect-attempts.js';
+import { topAllowed } from '../framed/top-allowed.js';
 import type { ConnectButtonConfig, Diagnostics, PayButtonConfig } from './diagnostics-api.js';
 
 /** How long `<paykit-return>` may wait for a framework to set its `endpoint` before the console is told. */
@@ -142,6 +143,43 @@ function popupBlocked(element: ConnectButtonConfig): void {
       'allow-popups; a click that did not reach the button as a click of the person), so the merchant was sent by ' +
       'redirect instead, and comes back to the redirect-uri page. The popup opens only in the click itself: call ' +
       "nothing before it (this button does not), and let this origin's popups through.",
+  );
+}
+
+/** The `sandbox` an embedding iframe needs for every way out of it, as the messages below advise it. */
+const SANDBOX_ADVICE =
+  'sandbox="allow-scripts allow-same-origin allow-forms allow-top-navigation-by-user-activation allow-popups allow-popups-to-escape-sandbox"';
+
+function framed(element: HTMLElement): void {
+  if (top === self) return;
+  const allowed = topAllowed();
+  const pay = element.localName === 'paykit-pay-button';
+  const page = pay ? 'the checkout' : 'the authorization page';
+  const how =
+    allowed === false
+      ? ` is inside a frame whose sandbox attribute has neither allow-top-navigation-by-user-activation nor ` +
+        `allow-top-navigation, so a click cannot take the top window to ${page} (which refuses to be framed): it ` +
+        'opens it in a new tab, which needs allow-popups (and allow-popups-to-escape-sandbox, or the page runs ' +
+        'sandboxed too), and without them the shopper is told that the page cannot open. Give the iframe '
+      : allowed
+        ? ` is inside a frame: a click takes the top window to ${page} (which refuses to be framed), and the return ` +
+          'page opens in the top window, not in this frame. A sandboxed iframe needs '
+        : ` is inside a frame of another origin, whose sandbox this page cannot read: a click takes the top window to ${page} ` +
+          '(which refuses to be framed); if the sandbox refuses, it opens a new tab (allow-popups), or asks the shopper to ' +
+          'press again. If you control the embedding page, give the iframe no sandbox, or ';
+  say(
+    'warn',
+    element,
+    how +
+      `${SANDBOX_ADVICE} (allow-top-navigation-by-user-activation lets only a click move the top window, and only ` +
+      'while the click is recent: keep the backend fast).' +
+      (pay && ((element as PayButtonConfig).dropIn === '' || (element as PayButtonConfig).dropIn)
+        ? ' Its drop-in is not used in a frame (the overlay would be confined to the frame): the checkout page opens instead.'
+        : '') +
+      (pay
+        ? ''
+        : " With a parent of another site, the browser partitions this frame's storage, so the attempt kept here is " +
+          'not found by the callback in the top window: put the connect button on a page of its own, or in a frame of the same site.'),
   );
 }
 
@@ -335,4 +373,5 @@ export const dev: Diagnostics | undefined = {
   failure,
   dropInUnavailable,
   popupBlocked,
+  framed,
 };

@@ -2,12 +2,12 @@
  * `<paykit-pay-button drop-in>`'s click: the headless drop-in checkout (checkout-in-place.ts), then what the
  * button does with its end. Confirmed by the backend: go to `return-url` (the return page shows it, as after a
  * redirect), or stay and show it in place with `paykit-payment-completed` / `paykit-payment-failed`. Closed: focus
- * back on the button and `paykit-cancel`. Unavailable: the checkout page, as without `drop-in`. Part of the drop-in's
- * lazy chunk.
+ * back on the button and `paykit-cancel`. Unavailable, or inside a frame: the checkout page, as without `drop-in`.
+ * Part of the drop-in's lazy chunk.
  */
 import { dev } from '#dev';
 import { checkoutInPlace, type DropInScript } from '../checkout/checkout-in-place.js';
-import type { StartCheckoutOptions } from '../checkout/start-checkout.js';
+import { createCheckout, type StartCheckoutOptions } from '../checkout/start-checkout.js';
 import {
   PaykitCancelEvent,
   PaykitCheckoutEvent,
@@ -24,6 +24,12 @@ export async function payInPlace(
   button: PaykitPayButton,
   options: StartCheckoutOptions & { dropIn: DropInScript },
 ): Promise<PaykitCheckoutEvent | undefined> {
+  // In a frame, the overlay would be confined to the frame's box (and the checkout's frame-ancestors names this
+  // page's origin, not the one above it): the checkout page, in the top window or a new tab (framed/framed.ts).
+  if (top !== self) {
+    const { id, url } = await createCheckout(options);
+    return new PaykitCheckoutEvent({ id, url });
+  }
   const result = await checkoutInPlace(options);
   const { id } = result;
   if (result.dropIn === 'unavailable') {
