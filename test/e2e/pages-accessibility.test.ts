@@ -67,7 +67,7 @@ describe('every demo and sandbox page', () => {
       // eslint-disable-next-line no-console
       if (lesser.length > 0) console.log(`axe, ${size} ${options.colorScheme}, not refused:\n  ${lesser.join('\n  ')}`);
       expect(report).toEqual({});
-      expect(tour.pages).toHaveLength(18);
+      expect(tour.pages).toHaveLength(20);
     },
     120_000,
   );

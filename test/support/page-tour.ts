@@ -121,6 +121,8 @@ export async function prepareTour(demo: RunningDemo, browser: Browser): Promise<
       { name: 'demo-themes', url: `${demo.url}/themes` },
       { name: 'demo-react', url: `${demo.url}/react` },
       { name: 'demo-vue', url: `${demo.url}/vue` },
+      { name: 'demo-site-builder', url: `${demo.url}/site-builder?sandbox=top-navigation` },
+      { name: 'demo-embed', url: `${demo.url}/embed/sku-mug` },
       { name: 'sandbox-checkout', url: pendingCheckout },
       { name: 'sandbox-checkout-completed', url: paidCheckout },
       { name: 'sandbox-checkout-not-found', url: `${sandbox}/checkout/00000000-0000-4000-8000-000000000000` },

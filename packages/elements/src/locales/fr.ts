@@ -24,4 +24,8 @@ registerMessages('fr', {
   connectFailed: 'La connexion n’a pas abouti. Veuillez vous reconnecter.',
   stateUsed: 'Cette connexion a déjà été traitée.',
   connectAgain: 'Se reconnecter',
+  checkoutInTab: 'Le paiement s’est ouvert dans un nouvel onglet. Veuillez le terminer là-bas.',
+  connectInTab: 'La page de connexion s’est ouverte dans un nouvel onglet. Veuillez continuer là-bas.',
+  pressAgain: 'Votre navigateur a empêché l’ouverture de la page. Appuyez de nouveau sur le bouton pour continuer.',
+  frameBlocked: 'Cette page intégrée ne peut pas ouvrir le paiement. Ouvrez le site de la boutique pour continuer.',
 });
