@@ -10,9 +10,9 @@
  * and a merchant's owner connecting on the sandbox's dashboard. Needs `pnpm build` first.
  */
 import { launchChromium } from '@paykit/test-support/browser';
+import { freePort } from '@paykit/test-support/loopback';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,14 +38,6 @@ async function readmeBlock(pkg: string, heading: string | undefined, lang: strin
 function fill(text: string, placeholder: string, value: string): string {
   if (!text.includes(placeholder)) throw new Error(`the README example no longer contains ${placeholder}`);
   return text.split(placeholder).join(value);
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** Starts a process and resolves with the first match of `ready` in its output. */

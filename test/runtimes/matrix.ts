@@ -16,11 +16,11 @@ import { build, type Plugin } from 'esbuild';
 import { execFile, spawn } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
+import { freePort } from '@paykit/test-support/loopback';
 import { packPublicPackages } from '../../scripts/pack-local.js';
 import { installedBinary, runtimeEntries, runtimeFolder, type RuntimeEntry } from './installed.js';
 import { RESULT_PREFIX } from './report.js';
@@ -476,15 +476,6 @@ async function runExample(
     }
     await sandbox.close();
   }
-}
-
-/** A port of 127.0.0.1 free right now (the example is told it; nothing else takes it in between on a test machine). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function waitFor(condition: () => boolean, ms: number, what: string): Promise<void> {

@@ -255,7 +255,7 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
     }
   },
 
-  async 'failure: the API down is 502 network_error, logged with its cause'() {
+  async 'failure: the API down is 502 api_unreachable, one log line naming its origin and apiBaseUrl'() {
     const logger = capturingLogger();
     // Port 9 (discard), which nothing serves on a test machine (the server tests use it too): the connection is
     // refused at once, as when the API's host is down.
@@ -265,10 +265,12 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
       logger,
     });
     const answer = await handlerCall(handler, 'POST', '/paykit/payment-requests', { reference: 'sku-mug' });
-    expectEqual(`${answer.status} ${String(answer.body.code)}`, '502 network_error', 'the answer');
+    expectEqual(`${answer.status} ${String(answer.body.code)}`, '502 api_unreachable', 'the answer');
+    expectEqual(logger.lines.length, 1, `one log line (${JSON.stringify(logger.lines)})`);
     expectTrue(
-      logger.lines.some((line) => line.includes('network_error')),
-      `a log line names the cause (${JSON.stringify(logger.lines)})`,
+      logger.lines[0]!.includes('could not be reached at http://127.0.0.1:9') &&
+        logger.lines[0]!.includes('apiBaseUrl'),
+      `the log line names the origin and the setting (${JSON.stringify(logger.lines)})`,
     );
   },
 
@@ -298,7 +300,7 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
     }
   },
 
-  async 'failure: a refused API key is 502 upstream_error, the 401 in the log only'(host) {
+  async 'failure: a refused API key is 502 api_key_refused, one log line naming apiKey, never the key'(host) {
     const logger = capturingLogger();
     const handler = createPaykitHandler({
       api: { apiBaseUrl: host.sandboxUrl, apiKey: 'sandbox_api_key_that_was_revoked' },
@@ -306,12 +308,14 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
       logger,
     });
     const answer = await handlerCall(handler, 'POST', '/paykit/payment-requests', {});
-    expectEqual(`${answer.status} ${String(answer.body.code)}`, '502 upstream_error', 'the answer');
+    expectEqual(`${answer.status} ${String(answer.body.code)}`, '502 api_key_refused', 'the answer');
     expectTrue(!JSON.stringify(answer.body).includes('unauthorized'), 'the browser is not told of the 401');
+    expectEqual(logger.lines.length, 1, `one log line (${JSON.stringify(logger.lines)})`);
     expectTrue(
-      logger.lines.some((line) => /unauthorized/i.test(line)),
-      `the log has the API's 401 (${JSON.stringify(logger.lines)})`,
+      /refused the API key \(401 to POST \/v1\/payment-requests\)\. Check apiKey/.test(logger.lines[0]!),
+      `the log line says the 401 and the setting (${JSON.stringify(logger.lines)})`,
     );
+    expectTrue(!logger.lines[0]!.includes('that_was_revoked'), 'the log line does not quote the key');
   },
 
   async 'PostgreSQL stores (pg): idempotency and webhook facts in the database, accepted in production'(host) {

@@ -5,10 +5,9 @@
  * missing key at start as one line pointing at the caller. Against the real sandbox and a real closed port.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { freePort } from '@paykit/test-support/loopback';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,10 +20,7 @@ let closedOrigin: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  closedOrigin = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
-  await new Promise((resolve) => probe.close(resolve));
+  closedOrigin = `http://127.0.0.1:${await freePort()}`;
 });
 afterAll(async () => sandbox.close());
 
