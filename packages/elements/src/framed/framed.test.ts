@@ -77,3 +77,46 @@ describe('the development build, for a button inside a frame', () => {
     expect(lines.filter((line) => line.includes('inside a frame'))).to.deep.equal([]);
   });
 });
+
+// The tab opened by the click itself, before the backend answers, is shown end to end in
+// test/e2e/framed-pages.test.ts; here, that only the pay and connect buttons' clicks open one.
+describe('a click in a frame whose sandbox forbids the top window (readable: same origin)', () => {
+  /** A frame sandboxed without top navigation, its windows opened and closed counted at the browser's API. */
+  async function sandboxedFrame(markup: string) {
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-popups');
+    frame.srcdoc = `<!doctype html><script>
+      window.opened = [];
+      const browserOpen = window.open.bind(window);
+      // The browser's own window.open, counted: each window it gives is recorded, and closed again by the test.
+      window.open = (...args) => { const tab = browserOpen(...args); opened.push(tab); return tab; };
+    </script><script type="module">import '/src/pay-button/define.ts';</script>${markup}`;
+    document.body.append(frame);
+    const inner = () => frame.contentWindow as Window & { opened: (Window | null)[] };
+    const deadline = Date.now() + 5_000;
+    while (!inner()?.customElements?.get('paykit-pay-button') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    // The framed chunk, fetched as the button joined the page.
+    while (
+      !inner()
+        .performance.getEntriesByType('resource')
+        .some((r) => r.name.includes('/framed/framed.ts'))
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    return { frame, inner: inner() };
+  }
+
+  it('opens nothing for a button of another paykit element (only the pay and connect buttons)', async () => {
+    const { frame, inner } = await sandboxedFrame(
+      '<paykit-pay-button endpoint="/paykit" checkout-origins="https://x.example">Buy</paykit-pay-button><paykit-other></paykit-other>',
+    );
+    try {
+      const other = inner.document.querySelector('paykit-other')!;
+      other.attachShadow({ mode: 'open' }).innerHTML = '<button part="button">Check again</button>';
+      (other.shadowRoot!.querySelector('button') as HTMLButtonElement).click();
+      expect(inner.opened).to.deep.equal([]);
+    } finally {
+      frame.remove();
+    }
+  });
+});

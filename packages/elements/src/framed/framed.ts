@@ -134,8 +134,14 @@ function end(button: BusyButton): Window | undefined {
 /** The button whose own native button a click reached, if it is ready. */
 function clicked(event: Event): BusyButton | undefined {
   const path = event.composedPath();
-  const at = path.findIndex((node) => node instanceof HTMLElement && node.localName.startsWith('paykit-'));
-  const inner = path.slice(0, at).find((node): node is HTMLButtonElement => node instanceof HTMLButtonElement);
+  // A pay or connect button (BusyButton's public `show`), not another paykit element with buttons (`<paykit-return>`).
+  const at = path.findIndex(
+    (node) => node instanceof HTMLElement && node.localName.startsWith('paykit-') && 'show' in node,
+  );
+  if (at < 0) return undefined;
+  const inner = path
+    .slice(0, at)
+    .find((node): node is HTMLButtonElement => node instanceof HTMLButtonElement && node.part.contains('button'));
   // Busy: the button ignores the click (one click, one action).
   return inner && inner.getAttribute('aria-busy') !== 'true' ? (path[at] as BusyButton) : undefined;
 }
