@@ -22,6 +22,7 @@ export type {
   WebhookSaltContext,
 } from './handler/options.js';
 export type { ReconcileOptions, ReconcileReport } from './facts/reconcile.js';
+export { requiredEnv } from './required-env.js';
 export { verifyWebhook, type VerifiedWebhook, type VerifyWebhookInput } from './webhooks/verify-webhook.js';
 export type { WebhookFormat } from './webhooks/received-webhook.js';
 export { MemoryEventStore, type ClaimResult, type EventStore } from './handler/event-store.js';

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requiredEnv } from '../required-env.js';
 import { createPaykitHandler } from './create-handler.js';
 import type { PaykitHandlerOptions } from './options.js';
 
@@ -140,5 +141,30 @@ describe('a missing key at start', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('read with requiredEnv, is one line naming the variable, from the caller’s line; a set one is its value', () => {
+    process.env.PAYKIT_TEST_SET_KEY = 'sandbox_api_key_demo_store';
+    try {
+      expect(requiredEnv('PAYKIT_TEST_SET_KEY')).toBe('sandbox_api_key_demo_store');
+    } finally {
+      delete process.env.PAYKIT_TEST_SET_KEY;
+    }
+    let thrown: unknown;
+    try {
+      requiredEnv('PAYKIT_TEST_UNSET_KEY', 'the dashboard shows it');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({
+      code: 'validation_failed',
+      message:
+        'The environment variable PAYKIT_TEST_UNSET_KEY is not set: set it where this server starts (the dashboard shows it)',
+    });
+    const frames = String((thrown as Error).stack)
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line));
+    expect(frames).toHaveLength(1);
+    expect(frames[0]).toContain('api-failures.test.ts');
   });
 });
