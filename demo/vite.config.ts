@@ -15,6 +15,12 @@ export default defineConfig({
     modulePreload: false,
     rolldownOptions: {
       input: { react: 'examples/react/main.tsx', vue: 'examples/vue/main.ts' },
+      // The React wrappers start with "use client" (for React Server Components, such as Next.js's App Router): a
+      // bundle that runs in the browser only has nothing to keep it for, and says so for each file.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('"use client"')) return;
+        warn(warning);
+      },
       output: { entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
     },
   },

@@ -7,7 +7,9 @@
  * `@paykit/core` and `@paykit/server` (as scripts/check-packages.sh packs them, after `pnpm build`), install the
  * tarballs (and pg) with npm into a fresh application folder, compile the suite and its runners into it (the
  * Worker bundled as wrangler bundles one), start a PostgreSQL, then run each runtime. Prints one line per runtime
- * and the time it took.
+ * and the time it took. Without --check, the examples of packages/server/examples run after the suites, each
+ * started, used as a shop is and stopped; the Next.js one (with `@paykit/elements` packed too, built by
+ * `next build` and bought through in Chromium) on the host's Node, beside the suites.
  *
  *   tsx test/runtimes/matrix.ts [--runtime host,node24,...] [--check <part of a check's name>] [--jobs N] [--keep]
  */
@@ -15,9 +17,9 @@ import { startSandbox } from '@paykit/sandbox';
 import { build, type Plugin } from 'esbuild';
 import { execFile, spawn } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { freePort } from '@paykit/test-support/loopback';
@@ -32,6 +34,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The longest one runtime's whole suite may take, start included. */
 const RUNTIME_TIMEOUT_MS = 180_000;
+
+/** The longest an example's build may take (`next build`: about 45 s on a busy 2-core machine). */
+const BUILD_TIMEOUT_MS = 240_000;
 
 /** A runtime ready to run: how to start its runner in the application folder. */
 interface Runnable {
@@ -49,6 +54,14 @@ interface Example {
   label: string;
   command: string;
   args: string[];
+  /** Its folder, when not the application's (the Next.js app has one of its own). */
+  cwd?: string;
+  /** A command run first, with the same settings (`next build`, which prerenders the pages with them). */
+  build?: string[];
+  /** The line that says it serves: `listening on` unless told. */
+  ready?: string;
+  /** What is checked after the round trip, in a browser (the Next.js pages). */
+  browse?: (origin: string, sandboxUrl: string, output: () => string, step: (name: string) => void) => Promise<void>;
 }
 
 /** A failure of one step of the matrix, named for the report. */
@@ -72,6 +85,8 @@ const { values: flags } = parseArgs({
 
 const begun = Date.now();
 const work = await mkdtemp(join(tmpdir(), 'paykit-runtimes-'));
+/** The Next.js example's application (packages/server/examples/next), beside the matrix's own. */
+const nextApp = join(work, 'next');
 let failed: boolean;
 try {
   const runtimes = await findRuntimes();
@@ -85,7 +100,9 @@ try {
   }
   const chosen = wanted ? runtimes.filter((runtime) => wanted.includes(runtime.name)) : runtimes;
   // Side by side (PostgreSQL takes a second or two to start); a database that started is stopped either way.
-  const [prepared, started] = await Promise.allSettled([prepareApplication(work), startDatabase()]);
+  // The Next.js example (on the host's Node) only when the examples run: it installs Next and builds the app.
+  const withNext = flags.check === undefined && chosen.some((runtime) => runtime.name === 'host');
+  const [prepared, started] = await Promise.allSettled([prepareApplication(work, withNext), startDatabase()]);
   if (started.status === 'rejected') {
     if (prepared.status === 'rejected') console.error(`runtimes: error: ${messageOf(prepared.reason)}`);
     throw started.reason;
@@ -96,6 +113,10 @@ try {
     const app = prepared.value;
     const ready = Date.now();
     console.log(`runtimes: packed, installed, compiled, PostgreSQL up in ${seconds(ready - begun)}`);
+    // The Next.js example starts beside the suites: its `next build` is the matrix's longest step and mostly CPU,
+    // while the suites mostly wait on the network.
+    const host = chosen.find((runtime) => runtime.name === 'host');
+    const nextShown = withNext && host ? runExample(host.label, nextExample(), app, database.url) : undefined;
     const results = await inParallel(chosen, Number(flags.jobs), (runtime) => runRuntime(runtime, app, database.url));
     const suites = Date.now();
     console.log(`runtimes: ${chosen.length} runtimes in ${seconds(suites - ready)}`);
@@ -104,8 +125,10 @@ try {
     const shown = await inParallel(examples, Number(flags.jobs), (runtime) =>
       runExample(runtime.label, runtime.example!, app, database.url),
     );
+    if (nextShown) shown.push(await nextShown);
     failed = [...results, ...shown].some((result) => !result.ok);
-    if (examples.length > 0) console.log(`runtimes: ${examples.length} examples in ${seconds(Date.now() - suites)}`);
+    if (shown.length > 0)
+      console.log(`runtimes: ${shown.length} examples done ${seconds(Date.now() - suites)} after the suites`);
     console.log(`runtimes: whole matrix ${seconds(Date.now() - begun)}`);
   } finally {
     await database.close();
@@ -213,15 +236,18 @@ async function startDatabase(): Promise<{ url: string; close(): Promise<void> }>
   }
 }
 
-/** Packs the packages, installs the tarballs into a new application, compiles the suite into it. */
-async function prepareApplication(folder: string): Promise<string> {
+/**
+ * Packs the packages, installs the tarballs into a new application, compiles the suite into it; with `withNext`,
+ * makes the Next.js example's application beside it too.
+ */
+async function prepareApplication(folder: string, withNext: boolean): Promise<string> {
   const tarballs: Record<string, string> = {};
-  // Packed as `pnpm pack:local` packs them (scripts/pack-local.ts).
+  // Packed as `pnpm pack:local` packs them (scripts/pack-local.ts); @paykit/elements for the Next.js example.
+  const names = ['@paykit/core', '@paykit/server', ...(withNext ? ['@paykit/elements'] : [])];
   try {
-    for (const pkg of await packPublicPackages(folder, ['@paykit/core', '@paykit/server']))
-      tarballs[pkg.name] = `file:${pkg.tarball}`;
+    for (const pkg of await packPublicPackages(folder, names)) tarballs[pkg.name] = `file:${pkg.tarball}`;
   } catch (error) {
-    throw new StepError('pack @paykit/core and @paykit/server', outputOf(error));
+    throw new StepError(`pack ${names.join(', ')}`, outputOf(error));
   }
   const app = join(folder, 'app');
   await mkdir(app);
@@ -234,7 +260,8 @@ async function prepareApplication(folder: string): Promise<string> {
         private: true,
         type: 'module',
         dependencies: {
-          ...tarballs,
+          '@paykit/core': tarballs['@paykit/core'],
+          '@paykit/server': tarballs['@paykit/server'],
           pg: await versionOf('pg'),
           hono: await versionOf('hono'),
           '@hono/node-server': await versionOf('@hono/node-server'),
@@ -244,11 +271,12 @@ async function prepareApplication(folder: string): Promise<string> {
       2,
     ),
   );
-  try {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: app });
-  } catch (error) {
-    throw new StepError('install the tarballs with npm', outputOf(error));
-  }
+  const [installed, next] = await Promise.allSettled([
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: app }),
+    withNext ? prepareNextApplication(tarballs) : Promise.resolve(),
+  ]);
+  if (installed.status === 'rejected') throw new StepError('install the tarballs with npm', outputOf(installed.reason));
+  if (next.status === 'rejected') throw next.reason;
   try {
     const sources = ['suite', 'report', 'run-node', 'run-bun', 'run-deno', 'run-workerd', 'worker', 'serve-worker'];
     await build({
@@ -304,6 +332,131 @@ async function prepareApplication(folder: string): Promise<string> {
     throw new StepError('prepare the examples', error instanceof Error ? error.message : String(error));
   }
   return app;
+}
+
+/**
+ * The Next.js example (packages/server/examples/next) on the host's Node: `next build` (which prerenders its pages,
+ * the React pay button from a server component among them), then `next start` on 127.0.0.1, the round trip of
+ * every example, and its pages in Chromium.
+ */
+function nextExample(): Example {
+  const next = join(nextApp, 'node_modules/next/dist/bin/next');
+  return {
+    label: 'Next.js App Router (examples/next)',
+    command: process.execPath,
+    args: [next, 'start', '--hostname', '127.0.0.1'],
+    cwd: nextApp,
+    build: [next, 'build'],
+    ready: 'Ready in',
+    browse: browseNextPages,
+  };
+}
+
+/**
+ * The Next.js example's application: its `app/` folder and tsconfig.json, and the tarballs installed with npm as a
+ * user installs them. Next, React and TypeScript are the example package's own (pnpm's, at the lockfile's
+ * versions), linked in rather than installed again: Next is over 300 MB unpacked, and npm would copy it into
+ * every run. Then each React entry of the installed `@paykit/elements` is checked to start with "use client",
+ * which a server component needs to render it (without it `next build` fails to prerender the page).
+ */
+async function prepareNextApplication(tarballs: Record<string, string>): Promise<void> {
+  const example = join(root, 'packages/server/examples/next');
+  try {
+    await mkdir(nextApp);
+    await cp(join(example, 'app'), join(nextApp, 'app'), { recursive: true });
+    await copyFile(join(example, 'tsconfig.json'), join(nextApp, 'tsconfig.json'));
+    await writeFile(
+      join(nextApp, 'package.json'),
+      JSON.stringify({ name: 'paykit-next-example', private: true, dependencies: tarballs }, null, 2),
+    );
+  } catch (error) {
+    throw new StepError('Next.js example: copy it', messageOf(error));
+  }
+  try {
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+      cwd: nextApp,
+    });
+  } catch (error) {
+    throw new StepError('Next.js example: install the tarballs with npm', outputOf(error));
+  }
+  try {
+    // npm may have brought its own @types/react (a peer of @lit/react): one copy, the example's, serves both.
+    for (const name of ['next', 'react', 'react-dom', 'typescript', '@types/react', '@types/node']) {
+      const target = join(nextApp, 'node_modules', name);
+      await rm(target, { recursive: true, force: true });
+      await mkdir(dirname(target), { recursive: true });
+      await symlink(await realpath(join(example, 'node_modules', name)), target, 'dir');
+    }
+  } catch (error) {
+    throw new StepError(
+      'Next.js example: link Next, React and TypeScript from the example package',
+      `${messageOf(error)} (run \`pnpm install\`)`,
+    );
+  }
+  const react = join(nextApp, 'node_modules/@paykit/elements/dist/react');
+  const entries = (await readdir(react)).filter((file) => file.endsWith('.js'));
+  // Comments may come first; the directive must be the first statement.
+  const directive = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/;
+  const without = [];
+  for (const file of entries) if (!directive.test(await readFile(join(react, file), 'utf8'))) without.push(file);
+  if (entries.length === 0 || without.length > 0) {
+    throw new StepError(
+      'Next.js example: the React entries start with "use client"',
+      `not in @paykit/elements/dist/react/${without.join(', ') || '*.js (no files)'}`,
+    );
+  }
+}
+
+/**
+ * The Next.js pages as a shopper uses them: the product page (prerendered by `next build`) served with the pay
+ * button's tag and label in its HTML; in Chromium the element upgraded (its shadow button), a click taking the
+ * shopper to the sandbox's checkout, the payment made there, and the return page (`<PaykitReturn>`) showing it
+ * received, the webhook acted on, and no error in the console.
+ */
+async function browseNextPages(
+  origin: string,
+  sandboxUrl: string,
+  output: () => string,
+  step: (name: string) => void,
+): Promise<void> {
+  step('the product page as served: the pay button in its HTML');
+  const html = await (await fetch(origin)).text();
+  if (!/<paykit-pay-button[^>]*>Buy the mug<\/paykit-pay-button>/.test(html)) {
+    throw new Error(`no <paykit-pay-button> with its label in:\n${html.slice(0, 2000)}`);
+  }
+  step('open Chromium (bash scripts/bootstrap.sh --browser installs it)');
+  const { launchChromium } = await import('@paykit/test-support/browser');
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`${message.text()} (${message.location().url})`);
+    });
+    page.on('pageerror', (error) => problems.push(String(error)));
+    step('the product page in Chromium: the element upgraded in the hydrated page');
+    await page.goto(origin);
+    // The label is the element's slotted text: a button with that name exists only once the element has upgraded.
+    await page.getByRole('button', { name: 'Buy the mug' }).waitFor({ timeout: 15_000 });
+    step('buy: to the sandbox checkout');
+    await page.getByRole('button', { name: 'Buy the mug' }).click();
+    await page.waitForURL((url) => url.origin === sandboxUrl, { timeout: 15_000 });
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    step('pay on the checkout, back to the return page (/thanks)');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL((url) => url.origin === origin && url.pathname === '/thanks', { timeout: 15_000 });
+    const status = page.locator('paykit-return').getByRole('status');
+    await waitForAsync(
+      async () => /payment (was )?(received|successful|complete)/i.test((await status.textContent()) ?? ''),
+      15_000,
+      'a "payment received" status on the return page',
+    );
+    step('the webhook of the payment made in Chromium, acted on');
+    await waitFor(() => output().includes(`paid: ${id}`), 15_000, `"paid: ${id}" from onEvent`);
+    if (problems.length > 0) throw new Error(`errors in the console: ${problems.join('\n')}`);
+  } finally {
+    await browser.close();
+  }
 }
 
 /**
@@ -428,16 +581,31 @@ async function runExample(
       PUBLIC_ORIGIN: origin,
       PORT: String(port),
       DATABASE_URL: databaseUrl,
+      // Where the sandbox's checkout pages are: the Next.js page's pay button navigates there only.
+      CHECKOUT_ORIGIN: sandbox.url,
       CONNECTIONS_KEY: '5'.repeat(64),
     };
     const env: NodeJS.ProcessEnv = { ...process.env, ...settings, WORKER_BINDINGS: Object.keys(settings).join(',') };
     delete env.NODE_ENV;
     delete env.NODE_OPTIONS;
-    const started = spawn(example.command, example.args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const cwd = example.cwd ?? app;
+    if (example.build) {
+      step = `build it (${example.build.slice(1).join(' ')})`;
+      const built = Date.now();
+      const { code, output: said } = await spawnWithTimeout(example.command, example.build, cwd, BUILD_TIMEOUT_MS, env);
+      if (code !== 0) {
+        output = said;
+        throw new Error(code === 'timeout' ? `not done within ${BUILD_TIMEOUT_MS / 1000} s` : `exit ${code}`);
+      }
+      console.log(`  ${label}: built in ${seconds(Date.now() - built)}`);
+      step = 'start it';
+    }
+    const ready = example.ready ?? 'listening on';
+    const started = spawn(example.command, example.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitFor(() => output.includes('listening on'), 30_000, 'its "listening on" line');
+    await waitFor(() => output.includes(ready), 30_000, `its "${ready}" line`);
     step = 'create a payment request (the pay button)';
     const created = await fetch(`${origin}/paykit/payment-requests`, {
       method: 'POST',
@@ -449,19 +617,36 @@ async function runExample(
     step = 'pay on the sandbox, the webhook answered and acted on';
     await control('POST', `/_sandbox/payment-requests/${body.id}/pay`, { outcome: 'succeeded' });
     await waitFor(() => output.includes(`paid: ${body.id}`), 15_000, `"paid: ${body.id}" from onEvent`);
-    const deliveries = (await control('GET', '/_sandbox/webhook-deliveries')) as {
-      business_id: string;
-      format: string;
-      status: string;
-      response_status: number | null;
-    }[];
-    const notification = deliveries.find((d) => d.business_id === business.id && d.format === 'notification');
+    // onEvent runs before the example answers the delivery, and the sandbox records the answer once it has it:
+    // read the deliveries until the notification's answer is in (a busy machine can take a moment).
+    let notification: { status: string; response_status: number | null } | undefined;
+    const settled = Date.now() + 10_000;
+    do {
+      if (notification) await new Promise((resolve) => setTimeout(resolve, 100));
+      const deliveries = (await control('GET', '/_sandbox/webhook-deliveries')) as {
+        business_id: string;
+        format: string;
+        status: string;
+        response_status: number | null;
+      }[];
+      notification = deliveries.find((d) => d.business_id === business.id && d.format === 'notification');
+    } while (notification?.status === 'pending' && Date.now() < settled);
     if (notification?.response_status !== 200) throw new Error(`the notification: ${JSON.stringify(notification)}`);
     step = 'read the status (the return page)';
     const status = await fetch(`${origin}/paykit/payment-requests/${body.id}`, { headers: { origin } });
     const read = (await status.json()) as { status?: string };
     if (read.status !== 'completed') throw new Error(`${status.status} ${JSON.stringify(read)}`);
-    console.log(`✓ ${label}: created, paid, webhook acted on, status read, ${seconds(Date.now() - begun)}`);
+    let browsed = '';
+    if (example.browse) {
+      await example.browse(
+        origin,
+        sandbox.url,
+        () => output,
+        (name) => (step = name),
+      );
+      browsed = ', its pages bought through in Chromium';
+    }
+    console.log(`✓ ${label}: created, paid, webhook acted on, status read${browsed}, ${seconds(Date.now() - begun)}`);
     return { ok: true };
   } catch (error) {
     console.log(`✗ ${label}: ${step}: ${messageOf(error)} (${seconds(Date.now() - begun)})\n${indent(tail(output))}`);
@@ -486,15 +671,24 @@ async function waitFor(condition: () => boolean, ms: number, what: string): Prom
   }
 }
 
+async function waitForAsync(condition: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function spawnWithTimeout(
   command: string,
   args: string[],
   cwd: string,
   ms: number,
+  given?: NodeJS.ProcessEnv,
 ): Promise<{ code: number | 'timeout'; output: string }> {
   return new Promise((resolve) => {
     // The suite sets NODE_ENV itself where it needs it; loaders of the parent (tsx) are not the runtime's.
-    const env = { ...process.env };
+    const env = { ...(given ?? process.env) };
     delete env.NODE_ENV;
     delete env.NODE_OPTIONS;
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `<ConnectButton>`: `<paykit-connect-button>` for React, with its events as typed props. Importing this file
  * defines the element.

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `@paykit/elements/react`: every paykit element as a React component (`@lit/react`), events as typed
  * `onPaykit…` props. Import `@paykit/elements/react/pay-button` (or `/connect-button`, `/return`) to load one

@@ -1,0 +1,53 @@
+/**
+ * The paykit handler as a Next.js App Router route handler: every method under /paykit (the handler's default
+ * prefix) is handed to it as the web-standard Request it is. The pay button posts here, the return page reads
+ * the status here, and the API sends its webhooks here.
+ */
+import { createPaykitHandler, PaykitError, type PaykitHandler } from '@paykit/server';
+
+// Never prerendered nor cached: every call is a shopper's or the API's, answered now.
+export const dynamic = 'force-dynamic';
+
+/** The shop's prices: the only place a price comes from. */
+const PRICES: Record<string, number> = { 'sku-mug': 12.5, 'sku-tee': 30 };
+
+function setting(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+let paykit: PaykitHandler | undefined;
+
+/**
+ * The handler, made at the first request rather than when the module loads: `next build` loads this module to
+ * collect its routes, where the shop's secrets need not be set.
+ */
+function handler(): PaykitHandler {
+  paykit ??= createPaykitHandler({
+    api: { apiBaseUrl: setting('PAYMENTS_API_URL'), apiKey: setting('PAYMENTS_API_KEY') },
+    publicOrigin: setting('PUBLIC_ORIGIN'),
+    returnUrl: `${setting('PUBLIC_ORIGIN')}/thanks`,
+    webhookUrl: `${setting('PUBLIC_ORIGIN')}/paykit/webhooks`,
+    webhookSalt: setting('PAYMENTS_SALT'),
+    createPaymentRequest: (choice) => {
+      const amount = PRICES[choice.reference ?? ''];
+      if (amount === undefined) {
+        throw new PaykitError('validation_failed', 'This product is not for sale', {
+          errors: [{ path: 'reference', message: 'is not a product' }],
+        });
+      }
+      return { amount, currency: 'SGD' };
+    },
+    onEvent: (event) => {
+      if (event.type === 'payment_request.completed') console.log(`paid: ${event.paymentRequest.id}`);
+    },
+  });
+  return paykit;
+}
+
+/** Every method the handler answers (OPTIONS too, with its CORS headers), handed the Request as it came. */
+export function GET(request: Request): Promise<Response> {
+  return handler()(request);
+}
+export { GET as POST, GET as OPTIONS };
