@@ -1,12 +1,16 @@
 // ESLint flat config: TypeScript everywhere, type-aware rules on the shipped sources, Lit and Lit-a11y rules
 // on the elements, DESIGN.md's one-way arrows between packages, zero warnings (`pnpm lint`).
 import js from '@eslint/js';
+import tscompat from '@koddsson/eslint-plugin-tscompat';
+import browserslist from 'browserslist';
 import { defineConfig, globalIgnores, includeIgnoreFile } from 'eslint/config';
+import compat from 'eslint-plugin-compat';
 import lit from 'eslint-plugin-lit';
 import litA11y from 'eslint-plugin-lit-a11y';
 import globals from 'globals';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
+import paykit from './scripts/eslint-rules/compat-static.js';
 
 /** Code that runs in Node: servers, the emulator, tests, the demo's backend, the bench, scripts, tool configs. */
 const NODE_CODE = [
@@ -21,6 +25,21 @@ const NODE_CODE = [
   'bench/*.ts',
   'scripts/**',
   '*.{js,mjs,ts}',
+];
+/**
+ * The browsers the elements support: the `browserslist` field of packages/elements/package.json, stated there once
+ * (the build target and the bundle check read it too).
+ */
+const SUPPORTED_BROWSERS = browserslist.loadConfig({
+  path: fileURLToPath(new URL('packages/elements', import.meta.url)),
+});
+/** What reaches shoppers' browsers: the elements and the browser part of @paykit/core they bundle. */
+const SHIPPED_TO_BROWSERS = [
+  'packages/elements/src/**/*.ts',
+  'packages/core/src/browser.ts',
+  'packages/core/src/errors.ts',
+  'packages/core/src/money.ts',
+  'packages/core/src/safe-url.ts',
 ];
 /** Code that runs in the browser. `@paykit/core` gets neither set: it is isomorphic. */
 const BROWSER_CODE = [
@@ -144,6 +163,47 @@ export default defineConfig(
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: '^@paykit/(server|elements)', message: 'The sandbox depends on core only.' }] },
+      ],
+    },
+  },
+
+  // The support matrix, enforced on what reaches shoppers: every browser API must be in every supported browser
+  // (eslint-plugin-compat, and the type-aware tscompat, which also sees instance members such as
+  // `Array.prototype.toSorted`, both from MDN's data; `paykit/compat-static` for the static members neither looks
+  // up, `AbortSignal.any` among them). The built bundles, Lit included, get the same check (bench/compat.ts).
+  {
+    files: SHIPPED_TO_BROWSERS,
+    ignores: TESTS,
+    plugins: { compat, tscompat, paykit },
+    settings: { browsers: SUPPORTED_BROWSERS, lintAllEsApis: true },
+    rules: {
+      'compat/compat': 'error',
+      'tscompat/tscompat': ['error', { browserslist: SUPPORTED_BROWSERS }],
+      'paykit/compat-static': ['error', { browsers: SUPPORTED_BROWSERS }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'crypto',
+          property: 'randomUUID',
+          message:
+            'Secure contexts only: undefined on a shop served over http on a LAN address. Use randomUuid() (src/random.ts).',
+        },
+      ],
+      // Safari 14 and 15 mis-scope class field initializers (WebKit bug 236843), so the build target (Safari 15.4)
+      // lowers every class field and private member with helpers, about 500 B gzip on paykit.js. Shipped classes
+      // use `declare`d fields set in the constructor, static getters and TypeScript-private members instead.
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ClassBody > PropertyDefinition[declare!=true]',
+          'ClassBody > MethodDefinition[key.type="PrivateIdentifier"]',
+          'StaticBlock',
+          'TSParameterProperty',
+        ].map((selector) => ({
+          selector,
+          message:
+            'No class fields, #private members, static blocks or parameter properties in browser code: Safari 15.4 needs them lowered (WebKit bug 236843). Use a declared field set in the constructor, a static getter, or a TypeScript-private member.',
+        })),
       ],
     },
   },

@@ -41,6 +41,7 @@
  * | `issuer_mismatch` | an OAuth callback's `iss` is not the configured authorization server (RFC 9207 mix-up defence): the code is sent nowhere |
  * | `code_reused` | an authorization code this platform already exchanged or tried: it is not sent to the authorization server again |
  * | `popup_blocked` | the browser refused to open the connect popup (a popup blocker, a sandboxed frame): nothing was started there |
+ * | `insecure_context` | the page is not a secure context (plain http on an address other than localhost), so the browser gives it no Web Crypto (`crypto.subtle`), which connecting needs (PKCE): nothing was started |
  * | `popup_closed` | the merchant closed the connect popup before the authorization server sent them back: nothing was connected |
  * | `navigation_blocked` | a button inside a frame could neither take the top window to the checkout (or the authorization page) nor open it in a new tab: the frame's sandbox refuses both, or the browser refused the new tab after the backend's answer (the next click opens it) |
  * | `request_timeout` | a request body did not arrive within the server's read deadline (HTTP 408) |
@@ -84,6 +85,7 @@ export type ErrorCode =
   | 'popup_blocked'
   | 'popup_closed'
   | 'navigation_blocked'
+  | 'insecure_context'
   | 'request_timeout'
   | 'internal_error';
 
@@ -125,9 +127,9 @@ export interface PaykitErrorOptions {
  * ```
  */
 export class PaykitError extends Error {
-  override readonly name: string = 'PaykitError';
   // `declare`: the constructor sets each of these; field declarations would only repeat the names in the bundle
-  // every shopper downloads (the browser build of the elements).
+  // every shopper downloads (the browser build of the elements), and Safari 15.4 needs class fields lowered.
+  declare readonly name: string;
   /** Stable machine code: see the table on {@link ErrorCode}. */
   declare readonly code: ErrorCode;
   /** HTTP status this error came with or maps to, when there is one. */
@@ -139,6 +141,7 @@ export class PaykitError extends Error {
 
   constructor(code: ErrorCode, message: string, options: PaykitErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PaykitError';
     this.code = code;
     this.status = options.status;
     this.errors = options.errors;

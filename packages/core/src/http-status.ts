@@ -47,6 +47,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   issuer_mismatch: 400,
   code_reused: 400,
   popup_blocked: 400,
+  insecure_context: 400,
   popup_closed: 400,
   navigation_blocked: 400,
   request_timeout: 408,

@@ -14,13 +14,16 @@ import { dev } from '#dev';
  * back from the back-forward cache. Subclasses say what a click does and what the label is.
  */
 export abstract class BusyButton extends LitElement {
-  static override styles = buttonStyles;
-  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
-  static override properties: PropertyDeclarations = {
-    _busy: { state: true },
-    _error: { state: true },
-    _done: { state: true },
-  };
+  // Static getters, not class fields: Safari 15.4 needs class fields lowered (see eslint.config.js).
+  static override get styles() {
+    return buttonStyles;
+  }
+  static override get shadowRootOptions() {
+    return { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  }
+  static override get properties(): PropertyDeclarations {
+    return { _busy: { state: true }, _error: { state: true }, _done: { state: true } };
+  }
 
   /** Set synchronously on click (a reactive property stores its value at once), so a second click in the same frame is ignored too. */
   declare private _busy: boolean;
@@ -74,14 +77,15 @@ export abstract class BusyButton extends LitElement {
   override render() {
     // Prettier's line breaks would be whitespace shipped to every shopper and rendered as text nodes.
     // prettier-ignore
-    return html`<button part="button" type="button" aria-busy=${this._busy} aria-disabled=${this._busy} @click=${this.#click}>${
+    return html`<button part="button" type="button" aria-busy=${this._busy} aria-disabled=${this._busy} @click=${this._click}>${
       this._busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing
     }<span part="label"><slot>${this.defaultLabel}</slot></span></button>${
       this._error ? html`<p part="error" role="alert">${this._error}</p>` : this._done ? html`<p part="status" role="status">${this._done}</p>` : nothing
     }`;
   }
 
-  #click = async (): Promise<void> => {
+  /** The click (Lit calls it with the element as `this`). */
+  private async _click(): Promise<void> {
     if (this._busy) return;
     this._busy = true;
     this._error = this._done = undefined;
@@ -100,7 +104,7 @@ export abstract class BusyButton extends LitElement {
       this.dispatchEvent(new PaykitErrorEvent(failure));
     }
     this._busy = false;
-  };
+  }
 
   /**
    * The window's events, with the element as their listener object: a locale arrived (the default label is

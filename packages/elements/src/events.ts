@@ -1,6 +1,7 @@
 /**
  * The events of paykit's elements: `Event` subclasses with a typed, read-only `detail`, bubbling and
- * composed so that a listener on `document` hears them through shadow roots.
+ * composed so that a listener on `document` hears them through shadow roots. `detail` is a declared field set
+ * in the constructor, not a parameter property: a class field would be lowered for Safari 15.4 (eslint.config.js).
  */
 import type { ConnectedBusiness, PaykitErrorDetail, PaymentStatus } from './types.js';
 
@@ -13,15 +14,21 @@ const init = { bubbles: true, composed: true };
  * keeps the page where it is (an SPA that navigates itself, or a test).
  */
 export class PaykitCheckoutEvent extends Event {
-  constructor(readonly detail: { readonly id: string; readonly url: string }) {
+  declare readonly detail: { readonly id: string; readonly url: string };
+
+  constructor(detail: { readonly id: string; readonly url: string }) {
     super('paykit-checkout', { ...init, cancelable: true });
+    this.detail = detail;
   }
 }
 
 /** Fired when an element gives up; `detail.message` is also shown in the element. */
 export class PaykitErrorEvent extends Event {
-  constructor(readonly detail: PaykitErrorDetail) {
+  declare readonly detail: PaykitErrorDetail;
+
+  constructor(detail: PaykitErrorDetail) {
     super('paykit-error', init);
+    this.detail = detail;
   }
 }
 
@@ -30,15 +37,21 @@ export class PaykitErrorEvent extends Event {
  * without `return-url`, once the backend confirms the payment made in the drop-in overlay.
  */
 export class PaykitPaymentCompletedEvent extends Event {
-  constructor(readonly detail: PaymentStatus) {
+  declare readonly detail: PaymentStatus;
+
+  constructor(detail: PaymentStatus) {
     super('paykit-payment-completed', init);
+    this.detail = detail;
   }
 }
 
 /** Fired by `<paykit-return>` (and `<paykit-pay-button drop-in>`, as above) when the backend confirms the payment failed or was canceled. */
 export class PaykitPaymentFailedEvent extends Event {
-  constructor(readonly detail: PaymentStatus) {
+  declare readonly detail: PaymentStatus;
+
+  constructor(detail: PaymentStatus) {
     super('paykit-payment-failed', init);
+    this.detail = detail;
   }
 }
 
@@ -46,22 +59,31 @@ export class PaykitPaymentFailedEvent extends Event {
  * Fired by `<paykit-connect-button>` just before it sends the merchant to the dashboard. Cancelable.
  */
 export class PaykitConnectEvent extends Event {
-  constructor(readonly detail: { readonly url: string }) {
+  declare readonly detail: { readonly url: string };
+
+  constructor(detail: { readonly url: string }) {
     super('paykit-connect', { ...init, cancelable: true });
+    this.detail = detail;
   }
 }
 
 /** Fired by `<paykit-return>` (or `<paykit-connect-button popup>`) when the platform's backend has connected the merchant. */
 export class PaykitConnectedEvent extends Event {
-  constructor(readonly detail: { readonly business: ConnectedBusiness }) {
+  declare readonly detail: { readonly business: ConnectedBusiness };
+
+  constructor(detail: { readonly business: ConnectedBusiness }) {
     super('paykit-connected', init);
+    this.detail = detail;
   }
 }
 
 /** Fired by `<paykit-return>` when the merchant declined the connection on the consent page. */
 export class PaykitConnectDeniedEvent extends Event {
-  constructor(readonly detail: { readonly description: string | undefined }) {
+  declare readonly detail: { readonly description: string | undefined };
+
+  constructor(detail: { readonly description: string | undefined }) {
     super('paykit-connect-denied', init);
+    this.detail = detail;
   }
 }
 
@@ -71,8 +93,11 @@ export class PaykitConnectDeniedEvent extends Event {
  * opens it again), or the popup of `<paykit-connect-button popup>` (no `id`; nothing was connected).
  */
 export class PaykitCancelEvent extends Event {
-  constructor(readonly detail: { readonly id?: string }) {
+  declare readonly detail: { readonly id?: string };
+
+  constructor(detail: { readonly id?: string }) {
     super('paykit-cancel', init);
+    this.detail = detail;
   }
 }
 

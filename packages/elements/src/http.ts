@@ -17,9 +17,19 @@ export interface BackendCall {
   fetch?: typeof fetch | undefined;
 }
 
-/** Calls `url` and returns its JSON body, or throws a `PaykitError`. */
+/**
+ * Calls `url` and returns its JSON body, or throws a `PaykitError`. The time limit covers the body too. Built on
+ * an `AbortController` with a timer (cleared) and a listener on the caller's signal (removed): `AbortSignal.timeout`
+ * and `AbortSignal.any` came with Safari 16.0 and 17.4, after the oldest supported one (15.4).
+ */
 export async function callBackend(url: string, call: BackendCall): Promise<Record<string, unknown>> {
-  const timeout = AbortSignal.timeout(call.timeoutMs ?? 15_000);
+  const { signal } = call;
+  const controller = new AbortController();
+  // The caller's reason when it aborts (fetch rejects with it); on the timer, signal is not aborted: a timeout.
+  const abort = () => controller.abort(signal?.reason);
+  const timer = setTimeout(abort, call.timeoutMs ?? 15_000);
+  signal?.addEventListener('abort', abort);
+  if (signal?.aborted) abort();
   const post = call.body !== undefined;
   let response: Response;
   let body: unknown;
@@ -30,14 +40,17 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
       // content-type: a cross-origin one (a metadata document) stays a simple request, without a preflight.
       headers: post ? { 'content-type': 'application/json', ...call.headers } : call.headers,
       body: post ? JSON.stringify(call.body) : null,
-      signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
+      signal: controller.signal,
     });
     body = await response.json().catch(() => undefined);
   } catch (error) {
-    if (call.signal?.aborted) throw error;
-    throw timeout.aborted
+    if (signal?.aborted) throw error;
+    throw controller.signal.aborted
       ? new PaykitError('timeout', text().timeout)
       : new PaykitError('network_error', text().network);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abort);
   }
   const object =
     typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;

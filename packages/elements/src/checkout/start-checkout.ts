@@ -6,6 +6,7 @@
 import { PaykitError, parseAllowedUrl, parseWebUrl } from '@paykit/core/browser';
 import { text } from '../messages.js';
 import { callBackend, paymentOf } from '../http.js';
+import { randomUuid } from '../random.js';
 import type { CheckoutStarted, ShopperChoice } from '../types.js';
 import type { CheckoutInPlace, DropInScript } from './checkout-in-place.js';
 
@@ -79,13 +80,13 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
   const attempt = `paykit:pay:${JSON.stringify([options.endpoint, options.choice])}`;
   let key = options.idempotencyKey;
   try {
-    key ||= sessionStorage[attempt] ||= crypto.randomUUID();
+    key ||= sessionStorage[attempt] ||= randomUuid();
   } catch {
     // No sessionStorage (blocked by the browser's settings, a sandboxed frame): a fresh key for this call only.
   }
   const answer = await callBackend(`${trimSlash(options.endpoint)}/payment-requests`, {
     body: options.choice,
-    headers: { 'idempotency-key': key || crypto.randomUUID() },
+    headers: { 'idempotency-key': key || randomUuid() },
     signal: options.signal,
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,

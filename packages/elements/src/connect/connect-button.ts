@@ -29,20 +29,22 @@ import { dev } from '#dev';
  */
 export class PaykitConnectButton extends BusyButton {
   // Lit adds these to BusyButton's own (its `_busy` and `_error` states): no need to spread them.
-  static override properties = {
-    clientId: { attribute: 'client-id' },
-    redirectUri: { attribute: 'redirect-uri' },
-    scope: {},
-    dashboardUrl: { attribute: 'dashboard-url' },
-    authorizationEndpoint: { attribute: 'authorization-endpoint' },
-    issuer: {},
-    prompt: {},
-    loginHint: { attribute: 'login-hint' },
-    resource: {},
-    storage: {},
-    popup: { type: Boolean },
-    endpoint: {},
-  };
+  static override get properties() {
+    return {
+      clientId: { attribute: 'client-id' },
+      redirectUri: { attribute: 'redirect-uri' },
+      scope: {},
+      dashboardUrl: { attribute: 'dashboard-url' },
+      authorizationEndpoint: { attribute: 'authorization-endpoint' },
+      issuer: {},
+      prompt: {},
+      loginHint: { attribute: 'login-hint' },
+      resource: {},
+      storage: {},
+      popup: { type: Boolean },
+      endpoint: {},
+    };
+  }
 
   /** The platform app's client id. */
   declare clientId: string;

@@ -52,7 +52,9 @@ export interface StartConnectOptions {
 
 /**
  * Prepares an attempt and returns the URL to send the merchant to. `popup` marks the attempt as a popup's (see
- * popup-connect.ts), whose callback page hands the callback to the page that opened it.
+ * popup-connect.ts), whose callback page hands the callback to the page that opened it. Throws `PaykitError`:
+ * `insecure_context` on a page that is not a secure context (no Web Crypto for PKCE: serve it over https),
+ * `validation_failed` or `unsafe_url` for a setting that cannot work; nothing is stored or sent then.
  */
 export async function startConnect(
   options: StartConnectOptions,
@@ -68,6 +70,9 @@ export async function startConnect(
     code_challenge: '',
     code_challenge_method: '',
   };
+  // PKCE needs Web Crypto, which browsers give secure contexts only (https, or http on localhost): on a page served
+  // over plain http on another address, say so before anything is stored or fetched, not with a TypeError later.
+  if (!crypto.subtle) throw new PaykitError('insecure_context', text().misconfigured);
   const extra = { ...options.extraParams };
   if (!own.client_id || !own.scope || Object.keys(extra).some((name) => Object.hasOwn(own, name)))
     throw new PaykitError('validation_failed', text().misconfigured);

@@ -312,6 +312,16 @@ function failure(element: HTMLElement, error: unknown): void {
     );
     return;
   }
+  if (error.code === 'insecure_context') {
+    say(
+      'error',
+      element,
+      `: this page (${location.origin}) is not a secure context, so the browser gives it no crypto.subtle (Web ` +
+        'Crypto), which connecting needs for PKCE; nothing was started. Serve the page over https (plain http is ' +
+        'a secure context on localhost and 127.0.0.1 only), or open it as http://localhost while you develop.',
+    );
+    return;
+  }
   const endpoint = (element as { endpoint?: string }).endpoint;
   const handler = endpoint ? new URL(endpoint, location.href).href : 'the handler';
   const page = location.origin;

@@ -33,19 +33,21 @@ import { dev } from '#dev';
  */
 export class PaykitPayButton extends BusyButton {
   // Lit adds these to BusyButton's own (its `_busy` and `_error` states): no need to spread them.
-  static override properties = {
-    endpoint: {},
-    amount: {},
-    currency: {},
-    purpose: {},
-    email: {},
-    paymentMethods: { attribute: 'payment-methods' },
-    reference: {},
-    merchant: {},
-    checkoutOrigins: { attribute: 'checkout-origins' },
-    dropIn: { attribute: 'drop-in' },
-    returnUrl: { attribute: 'return-url' },
-  };
+  static override get properties() {
+    return {
+      endpoint: {},
+      amount: {},
+      currency: {},
+      purpose: {},
+      email: {},
+      paymentMethods: { attribute: 'payment-methods' },
+      reference: {},
+      merchant: {},
+      checkoutOrigins: { attribute: 'checkout-origins' },
+      dropIn: { attribute: 'drop-in' },
+      returnUrl: { attribute: 'return-url' },
+    };
+  }
 
   /** Where the backend's paykit handler is mounted, such as `/paykit`. */
   declare endpoint: string;

@@ -54,16 +54,22 @@ type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'con
  * @cssprop --paykit-error-color - Border of a failed payment or an error.
  */
 export class PaykitReturn extends LitElement {
-  static override styles = returnStatusStyles;
-  static override properties = {
-    endpoint: {},
-    maxWaitMs: { attribute: 'max-wait-ms', type: Number },
-    retryUrl: { attribute: 'retry-url' },
-    _state: { state: true },
-    _text: { state: true },
-    _payment: { state: true },
-    _stalled: { state: true },
-  };
+  // Static getters and TypeScript-private members, not class fields or #private ones: Safari 15.4 needs those
+  // lowered (see eslint.config.js).
+  static override get styles() {
+    return returnStatusStyles;
+  }
+  static override get properties() {
+    return {
+      endpoint: {},
+      maxWaitMs: { attribute: 'max-wait-ms', type: Number },
+      retryUrl: { attribute: 'retry-url' },
+      _state: { state: true },
+      _text: { state: true },
+      _payment: { state: true },
+      _stalled: { state: true },
+    };
+  }
 
   /** Where the backend's paykit handler is mounted, such as `/paykit`. */
   declare endpoint: string;
@@ -80,12 +86,12 @@ export class PaykitReturn extends LitElement {
   /** The automatic checks have stopped without a final status: "Check again" is offered. */
   declare private _stalled: boolean;
 
-  #abort: AbortController | undefined;
+  declare private _abort: AbortController | undefined;
   /**
    * "Connect again", on a callback whose attempt is not found or expired: starts the origin's latest authorization
    * request again. Not a reactive property: it is set just before the state, which renders.
    */
-  #again: (() => Promise<void>) | undefined;
+  declare private _again: (() => Promise<void>) | undefined;
 
   constructor() {
     super();
@@ -97,27 +103,27 @@ export class PaykitReturn extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (!this.endpoint) dev?.returnPage(this);
-    this.#start();
+    this._start();
   }
 
-  /** After any update: the endpoint may have arrived (#start does nothing while a check runs or ran). */
+  /** After any update: the endpoint may have arrived (_start does nothing while a check runs or ran). */
   override updated(): void {
-    this.#start();
+    this._start();
   }
 
   /**
    * Starts once connected with an endpoint. A page rendered on the server (Next.js and the like) upgrades the
    * element before the framework hydrates and sets `endpoint`, so an empty one means: wait for it.
    */
-  #start(): void {
-    if (!this.endpoint || !this.isConnected || this.#abort?.signal.aborted === false) return;
-    this.#abort = new AbortController();
-    void this.#confirm(this.#abort.signal);
+  private _start(): void {
+    if (!this.endpoint || !this.isConnected || this._abort?.signal.aborted === false) return;
+    this._abort = new AbortController();
+    void this._confirm(this._abort.signal);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#abort?.abort();
+    this._abort?.abort();
   }
 
   override render() {
@@ -133,41 +139,42 @@ export class PaykitReturn extends LitElement {
     return html`<div part="base" role="status" data-state=${state}><div part="message"><slot name=${state}>${words[this._text] ?? this._text}</slot></div>${
       payment ? html`<div part="amount">${formatAmount(payment, langOf(this))}</div><div part="purpose" ?hidden=${!payment.purpose}>${payment.purpose}</div><div part="reference" ?hidden=${!payment.reference}>${words.reference}${payment.reference}</div>` : nothing
     }${retry ? html`<a part="retry" href=${retry}>${words.tryAgain}</a>` : nothing}${
-      this._stalled ? html`<button part="check" @click=${this.#checkAgain}>${words.checkAgain}</button>` : nothing
-    }${this.#again ? html`<button part="connect" @click=${this.#again}>${words.connectAgain}</button>` : nothing}</div>`;
+      this._stalled ? html`<button part="check" @click=${this._checkAgain}>${words.checkAgain}</button>` : nothing
+    }${this._again ? html`<button part="connect" @click=${this._again}>${words.connectAgain}</button>` : nothing}</div>`;
   }
 
-  #checkAgain = (): void => {
-    this.#abort = undefined;
-    this.#start();
-  };
+  /** "Check again" (Lit calls it with the element as `this`). */
+  private _checkAgain(): void {
+    this._abort = undefined;
+    this._start();
+  }
 
   /**
    * Shows the outcome and tells the page. `message` is a key of the messages (read at render, so that a locale
    * registered later applies) or the words themselves.
    */
-  #show(state: State, message: keyof Messages | string, event?: Event): void {
+  private _show(state: State, message: keyof Messages | string, event?: Event): void {
     this._state = state;
     this._text = message;
     if (event) this.dispatchEvent(event);
   }
 
   /** Still confirming: the payment is pending, or the backend cannot say yet. Never an error to the shopper. */
-  #calm = (payment?: PaymentStatus | PaykitError): void => {
+  private _calm(payment?: PaymentStatus | PaykitError): void {
     if (payment && 'amount' in payment) this._payment = payment;
-    this.#show('pending', 'stillConfirming');
-  };
+    this._show('pending', 'stillConfirming');
+  }
 
-  async #confirm(signal: AbortSignal): Promise<void> {
+  private async _confirm(signal: AbortSignal): Promise<void> {
     this._stalled = false;
-    this.#show('checking', 'checking');
+    this._show('checking', 'checking');
     await this.updateComplete;
     const connect = isConnectReturn(location.href);
     try {
       if (connect) {
-        this.#show('checking', 'connecting');
+        this._show('checking', 'connecting');
         const business = await handleConnectReturn({ endpoint: this.endpoint });
-        this.#show('connected', `${text(this).connected}${business.name}.`, new PaykitConnectedEvent({ business }));
+        this._show('connected', `${text(this).connected}${business.name}.`, new PaykitConnectedEvent({ business }));
         return;
       }
       // The shopper left the checkout ("back to the shop"): one check, and a still pending payment was not made.
@@ -176,25 +183,25 @@ export class PaykitReturn extends LitElement {
         endpoint: this.endpoint,
         signal,
         maxWaitMs: left ? 0 : this.maxWaitMs,
-        onStatus: this.#calm,
-        onRetry: this.#calm,
+        onStatus: (payment) => this._calm(payment),
+        onRetry: (error) => this._calm(error),
       });
       this._payment = status;
       const state = status.status;
-      if (state === 'completed') this.#show(state, state, new PaykitPaymentCompletedEvent(status));
+      if (state === 'completed') this._show(state, state, new PaykitPaymentCompletedEvent(status));
       else if (FINAL_STATUSES.has(state))
-        this.#show(state as State, state === 'failed' ? 'failedPayment' : state, new PaykitPaymentFailedEvent(status));
-      else if (left) this.#show('canceled', 'notCompleted');
+        this._show(state as State, state === 'failed' ? 'failedPayment' : state, new PaykitPaymentFailedEvent(status));
+      else if (left) this._show('canceled', 'notCompleted');
       else this._stalled = true;
     } catch (error) {
       if (signal.aborted) return;
       dev?.failure(this, error);
       const failure = describeFailure(error);
       if (!connect && isTransient(error)) {
-        this.#calm();
+        this._calm();
         this._stalled = true;
       } else if (failure.code === 'access_denied')
-        this.#show(
+        this._show(
           'canceled',
           failure.message,
           // handleConnectReturn keeps the server's description of a denial as the error's cause.
@@ -202,8 +209,8 @@ export class PaykitReturn extends LitElement {
         );
       else {
         // state_unknown or state_expired, when this browser knows the origin's latest authorization request.
-        this.#again = (error as ConnectAgainError).connectAgain;
-        this.#show('error', failure.message, new PaykitErrorEvent(failure));
+        this._again = (error as ConnectAgainError).connectAgain;
+        this._show('error', failure.message, new PaykitErrorEvent(failure));
       }
     }
   }
