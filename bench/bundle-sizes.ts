@@ -39,6 +39,7 @@ export const DIAGNOSTICS: readonly RegExp[] = [
   /could not open its popup/,
   /is inside a frame/,
   /not a secure context/,
+  /paykit never rounds a price/,
 ];
 
 /**
@@ -52,6 +53,7 @@ export const LAZY_CHUNKS: Readonly<Record<string, string>> = {
   popup: 'pages with a popup connect button',
   'drop-in': 'the first click of a drop-in pay button',
   framed: 'pages inside a frame (an iframe)',
+  'handle-return': 'return pages, when <paykit-return> starts its check',
 };
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPaykitError } from './errors.js';
-import { formatMinor, majorToMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './money.js';
+import { currencyDecimals, formatMinor, majorToMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './money.js';
 
 describe('parseAmount', () => {
   it.each([
@@ -89,5 +89,32 @@ describe('majorToMinor', () => {
   it('takes 0 only when asked, for totals that start at nothing', () => {
     expect(majorToMinor(0, { allowZero: true })).toBe(0);
     expect(() => majorToMinor(-0.5, { allowZero: true })).toThrow('must be greater than 0');
+  });
+});
+
+describe('decimals by currency (ISO 4217 minor unit, as Intl.NumberFormat reports it; at most two, the API’s)', () => {
+  it('knows each currency’s decimals', () => {
+    expect(currencyDecimals('JPY')).toBe(0);
+    expect(currencyDecimals('krw')).toBe(0);
+    expect(currencyDecimals('SGD')).toBe(2);
+    expect(currencyDecimals('KWD')).toBe(2);
+    expect(currencyDecimals('BHD')).toBe(2);
+    expect(currencyDecimals('not a code')).toBeUndefined();
+  });
+
+  it('refuses an amount the currency cannot have, naming the currency; never rounds it', () => {
+    expect(parseAmount('1250.50', 'JPY')).toEqual({ ok: false, reason: 'must have no decimal places in JPY' });
+    expect(parseAmount(1250.5, 'jpy')).toEqual({ ok: false, reason: 'must have no decimal places in JPY' });
+    expect(parseAmount('0.01', 'JPY')).toEqual({ ok: false, reason: 'must have no decimal places in JPY' });
+    expect(parseAmount('12.345', 'KWD')).toEqual({ ok: false, reason: 'must have at most two decimal places' });
+  });
+
+  it('takes what the currency can have, trailing zeros included (the API writes two decimals)', () => {
+    expect(parseAmount('1250', 'JPY')).toEqual({ ok: true, minor: 125000 });
+    expect(parseAmount('1250.00', 'JPY')).toEqual({ ok: true, minor: 125000 });
+    expect(parseAmount('12.50', 'SGD')).toEqual({ ok: true, minor: 1250 });
+    expect(parseAmount('1.5', 'BHD')).toEqual({ ok: true, minor: 150 });
+    // A code Intl refuses is the currency field's to report, not the amount's.
+    expect(parseAmount('12.50', 'XX')).toEqual({ ok: true, minor: 1250 });
   });
 });

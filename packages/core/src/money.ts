@@ -15,13 +15,33 @@ export type AmountParseResult = { ok: true; minor: number } | { ok: false; reaso
 const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d+))?$/;
 
 /**
+ * How many decimals an amount in `currency` may have: the currency's minor unit (ISO 4217) as
+ * `Intl.NumberFormat` reports it (JPY 0, SGD 2, BHD and KWD 3), but at most two, the API's (it answers amounts
+ * as strings with two decimals). Undefined for a code Intl refuses (not three letters).
+ *
+ * @example currencyDecimals('JPY') // 0
+ * @example currencyDecimals('KWD') // 2 (three in ISO 4217; the API carries two)
+ */
+export function currencyDecimals(currency: string): number | undefined {
+  try {
+    const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+    return Math.min(2, digits ?? 2);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Reads an amount given as a number or a decimal string, and says why when it is not a valid amount:
  * not finite, exponent notation, zero or negative, more than two decimals, or above {@link MAX_AMOUNT_MINOR}.
+ * With `currency`, also more decimals than the currency has (see {@link currencyDecimals}): `1250.50` is no
+ * amount in JPY, whose smallest unit is 1 yen, though `1250.00` is (the API writes every amount with two decimals).
  *
  * @example parseAmount('12.50') // { ok: true, minor: 1250 }
  * @example parseAmount(0.1 + 0.2) // { ok: false, reason: 'must have at most two decimal places' }
+ * @example parseAmount('1250.50', 'JPY') // { ok: false, reason: 'must have no decimal places in JPY' }
  */
-export function parseAmount(value: unknown): AmountParseResult {
+export function parseAmount(value: unknown, currency?: string): AmountParseResult {
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return { ok: false, reason: 'must be a finite number' };
@@ -38,7 +58,17 @@ export function parseAmount(value: unknown): AmountParseResult {
   const minor = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
   if (sign === '-' || minor === 0) return { ok: false, reason: 'must be greater than 0' };
   if (minor > MAX_AMOUNT_MINOR) return { ok: false, reason: 'must be at most 999999999.99' };
+  const decimals = currency === undefined ? 2 : currencyDecimals(currency);
+  if (decimals !== undefined && minor % 10 ** (2 - decimals) !== 0)
+    return { ok: false, reason: `${decimalsRule(decimals)} in ${currency!.toUpperCase()}` };
   return { ok: true, minor };
+}
+
+/** `must have no decimal places`, `… at most 1 decimal place`. */
+function decimalsRule(decimals: number): string {
+  return decimals === 0
+    ? 'must have no decimal places'
+    : `must have at most ${decimals} decimal place${decimals === 1 ? '' : 's'}`;
 }
 
 /**

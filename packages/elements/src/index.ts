@@ -17,7 +17,9 @@ export type { ConnectAgainError, HandleConnectReturnOptions } from './connect/ha
 export type { AttemptStorage } from './connect/connect-attempts.js';
 export { startCheckout, type StartCheckoutOptions } from './checkout/start-checkout.js';
 export type { CheckoutInPlace, DropInScript } from './checkout/checkout-in-place.js';
-export { handleReturn, FINAL_STATUSES, type HandleReturnOptions } from './return/handle-return.js';
+export { handleReturn } from './return/lazy-handle-return.js';
+export { FINAL_STATUSES } from './return/statuses.js';
+export type { HandleReturnOptions } from './return/handle-return.js';
 export {
   PaykitCancelEvent,
   PaykitCheckoutEvent,

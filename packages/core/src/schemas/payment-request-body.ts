@@ -6,7 +6,10 @@
  * .request`), which is the one place that says what an operation's body is.
  */
 import * as z from 'zod';
-import { checkCommission, paymentRequestCreateFields } from './payment-request.js';
+import { checkCommission, checkCurrencyDecimals, paymentRequestCreateFields } from './payment-request.js';
 
 /** What `POST /v1/payment-requests` takes: the documented fields checked, any other kept. */
-export const paymentRequestCreateBodySchema = z.looseObject(paymentRequestCreateFields).superRefine(checkCommission);
+export const paymentRequestCreateBodySchema = z
+  .looseObject(paymentRequestCreateFields)
+  .superRefine(checkCommission)
+  .superRefine(checkCurrencyDecimals);

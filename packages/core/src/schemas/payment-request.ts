@@ -129,14 +129,34 @@ export function checkCommission(
 }
 
 /**
+ * The amounts of a payment request in its currency: no more decimals than the currency has (its ISO 4217 minor
+ * unit as `Intl.NumberFormat` reports it, at most two: `1250.50` is no amount in JPY). Amounts and currency
+ * already passed their own rules.
+ */
+export function checkCurrencyDecimals(
+  body: { amount: number; currency: string; platform_commission_amount?: number | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  for (const path of ['amount', 'platform_commission_amount'] as const) {
+    const value = body[path];
+    if (value === undefined) continue;
+    const parsed = parseAmount(value, body.currency);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', path: [path], message: parsed.reason });
+  }
+}
+
+/**
  * The body of `POST /v1/payment-requests`, strictly: unknown fields are refused (for code that wants a typo to
- * fail), `amount` > 0 with at most two decimals, `currency` normalised to upper case, URLs https (http only
+ * fail), `amount` > 0 with at most two decimals and no more than its currency has (none in JPY), `currency` normalised to upper case, URLs https (http only
  * for localhost), and `platform_commission_amount` > 0, at most two decimals, strictly below `amount`, and
  * not on a request that allows repeated payments (spec 5.4).
  *
  * `amount` and `currency` are required by paykit (and by the real service); the spec does not say.
  */
-export const paymentRequestCreateSchema = z.strictObject(paymentRequestCreateFields).superRefine(checkCommission);
+export const paymentRequestCreateSchema = z
+  .strictObject(paymentRequestCreateFields)
+  .superRefine(checkCommission)
+  .superRefine(checkCurrencyDecimals);
 
 /** What goes into {@link paymentRequestCreateSchema}: numbers may be strings, booleans may be text. */
 export type PaymentRequestCreateInput = z.input<typeof paymentRequestCreateSchema>;

@@ -45,8 +45,9 @@ export interface StartCheckoutOptions {
 /**
  * Creates the payment request through the backend and returns it with its checkout URL checked: `https:`
  * (or `http:` on localhost), on one of `checkoutOrigins`. Throws `PaykitError` (`unsafe_url` for any other URL).
- * Sends nothing without an `endpoint` (`validation_failed`) or with an empty or unparsable `checkoutOrigins`
- * (`unsafe_url`). With `dropIn`, opens it in the drop-in overlay and resolves when the overlay is done with it
+ * Sends nothing without an `endpoint` (`validation_failed`), with an empty or unparsable `checkoutOrigins`
+ * (`unsafe_url`), or with an `amount` that has more decimals than its `currency` (`validation_failed`, whose
+ * `errors` name the currency: JPY has none). With `dropIn`, opens it in the drop-in overlay and resolves when the overlay is done with it
  * (see {@link CheckoutInPlace}).
  */
 export async function startCheckout(options: StartCheckoutOptions & { dropIn: DropInScript }): Promise<CheckoutInPlace>;
@@ -75,6 +76,13 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
   // page's own path), or no checkout origin that could ever match. The development build says which and why.
   if (!options.endpoint || !options.checkoutOrigins.length || !options.checkoutOrigins.every((o) => parseWebUrl(o)))
     throw new PaykitError(options.endpoint ? 'unsafe_url' : 'validation_failed', text().misconfigured);
+  // An amount the currency cannot have (1250.50 in JPY) is refused before anything is sent, never rounded.
+  const { amount, currency } = options.choice;
+  const decimals = decimalsOf(currency);
+  if ((/\.(\d*[1-9])/.exec(amount!)?.[1]?.length ?? 0) > decimals)
+    throw new PaykitError('validation_failed', text().misconfigured, {
+      errors: [{ path: 'amount', message: `must have at most ${decimals} decimals in ${currency}` }],
+    });
   // The same choice in this tab is the same attempt until it gets a payment request: the backend answers a
   // retried key with the first request's outcome (even one whose answer was lost), never with a second request.
   const attempt = `paykit:pay:${JSON.stringify([options.endpoint, options.choice])}`;
@@ -103,6 +111,22 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
   // The refused URL goes with the error (as its cause, never shown), for the development build's console.
   if (!url) throw new PaykitError('unsafe_url', text().misconfigured, { cause: answer.url });
   return { ...paymentOf(answer), url: url.href };
+}
+
+/**
+ * The decimals an amount in `currency` may have: its minor unit as `Intl.NumberFormat` reports it (ISO 4217: JPY
+ * 0, SGD 2), at most the API's two. Without a currency, or with one Intl refuses, no limit here (20): the backend,
+ * which knows the price, decides. `@paykit/core`'s `currencyDecimals`, in fewer bytes.
+ */
+function decimalsOf(currency: string | undefined): number {
+  try {
+    return Math.min(
+      2,
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits!,
+    );
+  } catch {
+    return 20;
+  }
 }
 
 /** The endpoint without a trailing slash. */

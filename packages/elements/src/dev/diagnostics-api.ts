@@ -31,6 +31,8 @@ export interface Diagnostics {
 /** The pay button's attributes the diagnostics read. */
 export interface PayButtonConfig extends HTMLElement {
   endpoint: string;
+  amount?: string | undefined;
+  currency?: string | undefined;
   checkoutOrigins?: string | undefined;
   dropIn?: string | boolean | null | undefined;
   returnUrl?: string | undefined;

@@ -30,6 +30,23 @@ function words(value: string | undefined): string[] {
 }
 
 function payButton(element: PayButtonConfig): void {
+  const { amount, currency } = element;
+  const given = /\.(\d*[1-9])/.exec(amount ?? '')?.[1]?.length ?? 0;
+  let digits: number | undefined;
+  try {
+    if (currency)
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+  } catch {
+    // An unknown currency: the backend says so.
+  }
+  if (digits !== undefined && given > Math.min(2, digits))
+    say(
+      'error',
+      element,
+      ` has amount="${amount}" in ${currency!.toUpperCase()}, which has ${digits === 0 ? 'no decimals' : `${digits} decimal places`} ` +
+        `(ISO 4217${digits > 2 ? '; the Payments API carries two' : ''}), so a click sends nothing: paykit never rounds a price. ` +
+        `Write the price as the currency has it${digits === 0 ? `, such as amount="${amount!.split('.')[0]}"` : ''}.`,
+    );
   if (!element.endpoint)
     say(
       'error',

@@ -15,7 +15,7 @@ import {
   PaykitPaymentFailedEvent,
 } from '../events.js';
 import { text } from '../messages.js';
-import { FINAL_STATUSES } from '../return/handle-return.js';
+import { FINAL_STATUSES } from '../return/statuses.js';
 import type { PaymentStatus } from '../types.js';
 import type { PaykitPayButton } from './pay-button.js';
 

@@ -7,6 +7,9 @@ import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend, paymentOf, repeats } from '../http.js';
 import { text } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
+import { FINAL_STATUSES, isTransient } from './statuses.js';
+
+export { FINAL_STATUSES, isTransient } from './statuses.js';
 
 /** Options of {@link handleReturn}. */
 export interface HandleReturnOptions {
@@ -24,21 +27,6 @@ export interface HandleReturnOptions {
   onRetry?: (error: PaykitError) => void;
   signal?: AbortSignal;
   fetch?: typeof fetch;
-}
-
-/** Final statuses; anything else (`pending`, or a status paykit does not know) is still processing. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled']);
-
-/**
- * True when asking again may help: no answer (network, time limit), an unreadable one, a 5xx, a 408 or a 429.
- * An unknown reference (404), a refusal (403), a malformed request (4xx) or a bad return URL will not get better.
- */
-export function isTransient(error: unknown): error is PaykitError {
-  if (!(error instanceof PaykitError)) return false;
-  const status = error.status;
-  return status
-    ? status > 499 || status === 408 || status === 429
-    : /^(network_error|timeout|upstream_invalid_response)$/.test(error.code);
 }
 
 /**

@@ -15,7 +15,8 @@ import {
 import { describeFailure } from '../http.js';
 import { langOf, text, type Messages } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
-import { FINAL_STATUSES, handleReturn, isTransient } from './handle-return.js';
+import { handleReturn } from './lazy-handle-return.js';
+import { FINAL_STATUSES, isTransient } from './statuses.js';
 import { formatAmount } from './format-amount.js';
 import { STARTED_FROM } from '../checkout/start-checkout.js';
 import { returnStatusStyles } from './return-status.styles.js';

@@ -105,7 +105,8 @@ function withMerchant(base: string, merchant: string | undefined): string {
 /** Refuses when the price the shopper was shown is not the price the merchant decided. */
 function assertShownPrice(choice: ShopperChoice, decided: PaymentRequestCreateInput): void {
   if (choice.amount !== undefined) {
-    const shown = parseAmount(choice.amount);
+    // With the currency shown: 1250.50 is no price in JPY (the page would have rounded it, the API refuses it).
+    const shown = parseAmount(choice.amount, choice.currency);
     if (!shown.ok) {
       throw new PaykitError('validation_failed', `The checkout request is invalid: amount: ${shown.reason}`, {
         errors: [{ path: 'amount', message: shown.reason }],

@@ -1,0 +1,97 @@
+/**
+ * Money as the currency has it, on the server: the handler refuses a shown price, or a price its hook decided,
+ * with more decimals than the currency has (JPY has none), naming the currency; the API client refuses such a
+ * body before sending it. Real HTTP all the way: a node:http server with the handler, the sandbox behind it.
+ */
+import type { ShopperChoice } from '@paykit/core';
+import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toNodeListener } from '../adapters/node.js';
+import { createMerchantApi } from '../api/merchant-api.js';
+import { createPaykitHandler } from './create-handler.js';
+
+/** The shop's prices: a kettle in yen, and a mistake (a yen price with sen). */
+const PRICES: Record<string, { amount: string; currency: string }> = {
+  'sku-kettle': { amount: '1250', currency: 'JPY' },
+  'sku-typo': { amount: '1250.50', currency: 'JPY' },
+};
+
+let sandbox: RunningSandbox;
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  const handler = createPaykitHandler({
+    api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+    createPaymentRequest: (choice: ShopperChoice) => ({ ...PRICES[choice.reference!]!, purpose: 'Kettle' }),
+    returnUrl: 'http://127.0.0.1:1/return',
+  });
+  server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await sandbox.close();
+});
+
+const created = async () =>
+  (
+    (await (
+      await fetch(`${sandbox.url}/v1/payment-requests`, { headers: { 'x-business-api-key': sandbox.seed.apiKey } })
+    ).json()) as { data: unknown[] }
+  ).data.length;
+
+async function startCheckout(choice: ShopperChoice) {
+  const response = await fetch(`${base}/paykit/payment-requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify(choice),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+describe('decimals by currency, on the server', () => {
+  it('the handler refuses a shown price of 1250.50 JPY, naming JPY, and creates nothing', async () => {
+    const before = await created();
+    const { status, body } = await startCheckout({ reference: 'sku-kettle', amount: '1250.50', currency: 'JPY' });
+    expect(status).toBe(422);
+    expect(body.code).toBe('validation_failed');
+    expect(body.message).toContain('JPY');
+    expect(body.errors).toEqual([{ path: 'amount', message: 'must have no decimal places in JPY' }]);
+    expect(await created()).toBe(before);
+  });
+
+  it('the handler refuses a hook that decides 1250.50 JPY, naming JPY, and creates nothing', async () => {
+    const before = await created();
+    const { status, body } = await startCheckout({ reference: 'sku-typo' });
+    expect(status).toBe(422);
+    expect(body.code).toBe('validation_failed');
+    expect(body.errors).toEqual([{ path: 'amount', message: 'must have no decimal places in JPY' }]);
+    expect(await created()).toBe(before);
+  });
+
+  it('the handler takes 1250 JPY, shown as 1250 or 1250.00', async () => {
+    for (const amount of ['1250', '1250.00']) {
+      const { status, body } = await startCheckout({ reference: 'sku-kettle', amount, currency: 'JPY' });
+      expect(status).toBe(201);
+      expect(body).toMatchObject({ amount: '1250.00', currency: 'JPY' });
+    }
+  });
+
+  it('the API client refuses 1250.5 JPY before sending it', async () => {
+    const api = createMerchantApi({ apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey });
+    const before = await created();
+    await expect(api.createPaymentRequest({ amount: 1250.5, currency: 'JPY' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'amount', message: 'must have no decimal places in JPY' }],
+    });
+    expect(await created()).toBe(before);
+    await expect(api.createPaymentRequest({ amount: 12.5, currency: 'SGD' })).resolves.toMatchObject({
+      amount: '12.50',
+    });
+  });
+});
