@@ -76,10 +76,11 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
   // page's own path), or no checkout origin that could ever match. The development build says which and why.
   if (!options.endpoint || !options.checkoutOrigins.length || !options.checkoutOrigins.every((o) => parseWebUrl(o)))
     throw new PaykitError(options.endpoint ? 'unsafe_url' : 'validation_failed', text().misconfigured);
-  // An amount the currency cannot have (1250.50 in JPY) is refused before anything is sent, never rounded.
+  // An amount the currency cannot have (1250.50 in JPY: a digit other than 0 past its decimals) is refused before
+  // anything is sent, never rounded.
   const { amount, currency } = options.choice;
   const decimals = decimalsOf(currency);
-  if ((/\.(\d*[1-9])/.exec(amount!)?.[1]?.length ?? 0) > decimals)
+  if (RegExp(`\\.\\d{${decimals}}\\d*[1-9]`).test(amount!))
     throw new PaykitError('validation_failed', text().misconfigured, {
       errors: [{ path: 'amount', message: `must have at most ${decimals} decimals in ${currency}` }],
     });
