@@ -77,12 +77,19 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
   if (!options.endpoint || !options.checkoutOrigins.length || !options.checkoutOrigins.every((o) => parseWebUrl(o)))
     throw new PaykitError(options.endpoint ? 'unsafe_url' : 'validation_failed', text().misconfigured);
   // An amount the currency cannot have (1250.50 in JPY: a digit other than 0 past its decimals) is refused before
-  // anything is sent, never rounded.
+  // anything is sent, never rounded. Its decimals: the currency's minor unit as `Intl.NumberFormat` reports it (ISO
+  // 4217: JPY 0, SGD 2, KWD 3); without a currency, or with one Intl refuses, no limit here (20). The API's own
+  // limit of two (KWD 12.345) is the backend's to refuse (`@paykit/core`'s `currencyDecimals`): this stays small.
   const { amount, currency } = options.choice;
-  const decimals = decimalsOf(currency);
+  let decimals = 20;
+  try {
+    decimals = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits!;
+  } catch {
+    // No currency, or an unknown one: the backend decides.
+  }
   if (RegExp(`\\.\\d{${decimals}}\\d*[1-9]`).test(amount!))
     throw new PaykitError('validation_failed', text().misconfigured, {
-      errors: [{ path: 'amount', message: `must have at most ${decimals} decimals in ${currency}` }],
+      errors: [{ path: 'amount', message: `${currency} has ${decimals} decimals` }],
     });
   // The same choice in this tab is the same attempt until it gets a payment request: the backend answers a
   // retried key with the first request's outcome (even one whose answer was lost), never with a second request.
@@ -112,22 +119,6 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
   // The refused URL goes with the error (as its cause, never shown), for the development build's console.
   if (!url) throw new PaykitError('unsafe_url', text().misconfigured, { cause: answer.url });
   return { ...paymentOf(answer), url: url.href };
-}
-
-/**
- * The decimals an amount in `currency` may have: its minor unit as `Intl.NumberFormat` reports it (ISO 4217: JPY
- * 0, SGD 2), at most the API's two. Without a currency, or with one Intl refuses, no limit here (20): the backend,
- * which knows the price, decides. `@paykit/core`'s `currencyDecimals`, in fewer bytes.
- */
-function decimalsOf(currency: string | undefined): number {
-  try {
-    return Math.min(
-      2,
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits!,
-    );
-  } catch {
-    return 20;
-  }
 }
 
 /** The endpoint without a trailing slash. */

@@ -39,12 +39,12 @@ function payButton(element: PayButtonConfig): void {
   } catch {
     // An unknown currency: the backend says so.
   }
-  if (digits !== undefined && given > Math.min(2, digits))
+  if (digits !== undefined && given > digits)
     say(
       'error',
       element,
       ` has amount="${amount}" in ${currency!.toUpperCase()}, which has ${digits === 0 ? 'no decimals' : `${digits} decimal places`} ` +
-        `(ISO 4217${digits > 2 ? '; the Payments API carries two' : ''}), so a click sends nothing: paykit never rounds a price. ` +
+        `(ISO 4217), so a click sends nothing: paykit never rounds a price. ` +
         `Write the price as the currency has it${digits === 0 ? `, such as amount="${amount!.split('.')[0]}"` : ''}.`,
     );
   if (!element.endpoint)
