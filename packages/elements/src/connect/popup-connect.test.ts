@@ -198,6 +198,23 @@ describe('prepareConnectPopup (headless)', () => {
     await waitUntil(() => win.closed, 'the popup was left open');
   });
 
+  it('a browser that throws instead of opening (Firefox in a frame sandboxed without allow-popups) rejects with popup_blocked', async () => {
+    const attempt = await prepareConnectPopup(options());
+    const open = window.open;
+    window.open = () => {
+      throw new DOMException('Blocked by the sandbox', 'SecurityError');
+    };
+    try {
+      const code = await attempt.open().then(
+        () => undefined,
+        (error: PaykitError) => error.code,
+      );
+      expect(code).to.equal('popup_blocked');
+    } finally {
+      window.open = open;
+    }
+  });
+
   it('the time limit ends a forgotten attempt with timeout', async () => {
     const attempt = await prepareConnectPopup(options());
     const code = await attempt.open({ timeoutMs: 300 }).then(

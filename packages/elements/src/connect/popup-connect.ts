@@ -79,9 +79,17 @@ export async function prepareConnectPopup(options: ConnectPopupOptions): Promise
   };
 }
 
-/** Opens (or reuses) the connect popup at `url`, centred on this window; `null` when the browser refuses. */
+/**
+ * Opens (or reuses) the connect popup at `url`, centred on this window; `null` when the browser refuses, by
+ * answering `null` (a blocker) or by throwing (Firefox in a frame sandboxed without `allow-popups`).
+ */
 export function openPopup(url: string): Window | null {
-  const popup = window.open(url, POPUP_NAME, POPUP_FEATURES);
+  let popup: Window | null;
+  try {
+    popup = window.open(url, POPUP_NAME, POPUP_FEATURES);
+  } catch {
+    return null;
+  }
   if (popup) centre(popup);
   return popup;
 }
