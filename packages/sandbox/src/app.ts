@@ -1,9 +1,11 @@
 /**
  * The sandbox as a web-standard app: the emulated `/v1` API, the checkout pages and the `/_sandbox` control API.
  */
-import { httpStatusOf, PaykitError } from '@paykit/core';
+import { httpStatusOf, OAUTH_TOKEN_PATH, PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { operationHandlers } from './api/handlers.js';
+import { mountOperations } from './api/mount.js';
 import { authenticate, authorize } from './auth.js';
 import { bodyLimitMiddleware } from './body.js';
 import type { SandboxContext } from './context.js';
@@ -15,14 +17,9 @@ import { DROP_IN_FRAME_SCRIPT_PATH } from './pages/drop-in.js';
 import { DROP_IN_FRAME_JS } from './pages/drop-in-frame-script.js';
 import { HITPAY_JS } from './pages/drop-in-script.js';
 import { checkoutPages } from './pages/checkout.js';
-import { chargeRoutes } from './routes/charges.js';
 import { controlRoutes } from './routes/control/index.js';
-import { paymentRequestRoutes } from './routes/payment-requests.js';
 import { oauthTokenRoute } from './routes/oauth-token.js';
 import { METADATA_PATH, oauthMetadataRoute } from './routes/oauth-metadata.js';
-import { moneyRoutes } from './routes/money.js';
-import { commerceRoutes } from './routes/commerce.js';
-import { webhookEventRoutes } from './routes/webhook-events.js';
 import { terminalPages } from './pages/terminal.js';
 import { authorizePages } from './pages/authorize.js';
 import { dashboardPages } from './pages/dashboard.js';
@@ -42,24 +39,10 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
     c.set('caller', caller);
     await next();
   });
-  v1.get('/info', (c) => {
-    const { business } = c.get('caller');
-    return c.json({
-      id: business.id,
-      name: business.name,
-      country: business.country,
-      currency: business.currency,
-      payments_enabled: true,
-    });
-  });
-  v1.route('/', paymentRequestRoutes(sandbox));
-  v1.route('/', chargeRoutes(sandbox));
-  v1.route('/', moneyRoutes(sandbox));
-  v1.route('/', commerceRoutes(sandbox));
-  v1.route('/', webhookEventRoutes(sandbox));
+  mountOperations(v1, operationHandlers(sandbox));
 
   // The token endpoint takes client credentials in its body, not the /v1 headers: mounted before /v1.
-  app.route('/v1/open/oauth/token', oauthTokenRoute(sandbox));
+  app.route(OAUTH_TOKEN_PATH, oauthTokenRoute(sandbox));
   app.route('/v1', v1);
   app.route(METADATA_PATH, oauthMetadataRoute(sandbox));
   app.route('/oauth', authorizePages(sandbox));

@@ -20,28 +20,23 @@ export type OperationBody<K extends BodyOperationId> = z.output<NonNullable<(typ
 
 /**
  * Reads the body of operation `op` (JSON or form; `options.accept` for others), checks it with the row's request
- * schema, warns about fields the schema does not name, and returns the documented fields only.
+ * schema, warns about fields the schema does not name, and returns the documented fields only; `{}` for an
+ * operation that takes no body.
  */
-export async function parseOperationBody<K extends BodyOperationId>(
-  c: Context,
-  op: K,
-  options: ReadBodyOptions = {},
-): Promise<OperationBody<K>> {
-  const row = operations[op];
-  const schema = row.request as z.ZodType;
+export async function readOperationBody(c: Context, op: OperationId, options: ReadBodyOptions = {}): Promise<unknown> {
+  const row: { request: z.ZodType | undefined; subject?: string } = operations[op];
+  if (row.request === undefined) return {};
   const raw = await readBody(c.req.raw, options);
-  const parsed = parseOrThrow(schema, raw, (row as { subject?: string }).subject) as OperationBody<K>;
-  const known = documentedFields(schema);
+  const parsed: unknown = parseOrThrow(row.request, raw, row.subject);
+  const known = documentedFields(row.request);
   const ignored = unknownFields(raw, known);
   warnUnknownFields(c, ignored);
-  if (ignored.length === 0) return parsed;
-  return Object.fromEntries(
-    Object.entries(parsed as Record<string, unknown>).filter(([key]) => known.includes(key)),
-  ) as OperationBody<K>;
+  if (ignored.length === 0 || typeof parsed !== 'object' || parsed === null) return parsed;
+  return Object.fromEntries(Object.entries(parsed).filter(([key]) => known.includes(key)));
 }
 
 /** The top-level fields an object schema names (its shape, refinements included); none for any other schema. */
 function documentedFields(schema: z.ZodType): string[] {
-  const shape = (schema as { shape?: unknown }).shape;
+  const shape = 'shape' in schema ? schema.shape : undefined;
   return typeof shape === 'object' && shape !== null ? Object.keys(shape) : [];
 }

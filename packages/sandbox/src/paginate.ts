@@ -170,42 +170,6 @@ export function numberedList<T>(
   };
 }
 
-/** What the list helpers below read of a request: its URL and query (Hono's `c.req`). */
-interface ListRequest {
-  readonly url: string;
-  query(): Record<string, string>;
-}
-
-/** Stored records as the real service's cursor list (`cursor`, `per_page`), `perPage` items unless asked. */
-export function recordsCursorList<T extends { id: string }>(
-  items: readonly T[],
-  request: ListRequest,
-  perPage: number,
-): CursorListPage<T> {
-  const query = request.query();
-  return cursorList(items, (item) => item.id, {
-    cursor: query.cursor,
-    perPage: readPageSize(query.per_page, 'per_page', perPage),
-    cursorName: 'cursor',
-    url: request.url,
-  });
-}
-
-/** Stored records as the real service's page-numbered list (`page`, `per_page`), `perPage` items unless asked. */
-export function recordsNumberedList<T>(
-  items: readonly T[],
-  request: ListRequest,
-  perPage: number,
-): NumberedListPage<T> {
-  const query = request.query();
-  return numberedList(items, {
-    page: readPageNumber(query.page, 'page'),
-    perPage: readPageSize(query.per_page, 'per_page', perPage),
-    pageName: 'page',
-    url: request.url,
-  });
-}
-
 function encodeCursor(direction: 'next' | 'prev', key: string): string {
   return Buffer.from(JSON.stringify([direction, key])).toString('base64url');
 }

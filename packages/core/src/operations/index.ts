@@ -17,6 +17,7 @@ import { OPERATION_IDS, OPERATION_ROUTES, type OperationId } from './routes.js';
 
 export { OPERATION_PAYLOADS, type OperationPayload } from './payloads.js';
 export {
+  OAUTH_TOKEN_PATH,
   OPERATION_IDS,
   OPERATION_ROUTES,
   type HttpMethod,
@@ -46,6 +47,13 @@ export type OperationInput<K extends OperationId> = RequestOf<K> extends z.ZodTy
 
 /** What a 2xx answer of operation `K` reads as (the response schema's output). */
 export type OperationOutput<K extends OperationId> = z.output<(typeof OPERATION_PAYLOADS)[K]['response']>;
+
+/** The filters operation `K` takes (its `query` column's input); nothing for an operation without one. */
+export type OperationFilters<K extends OperationId> = (typeof OPERATION_PAYLOADS)[K] extends {
+  query: infer Q extends z.ZodType;
+}
+  ? z.input<Q>
+  : Record<never, never>;
 
 /** The item of a list operation `K` (`never` for an operation that does not answer a page). */
 export type OperationItem<K extends OperationId> = OperationOutput<K> extends Page<infer T> ? T : never;

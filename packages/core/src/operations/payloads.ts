@@ -5,11 +5,12 @@
  * id at compile time, so the two halves cannot drift apart.
  */
 import * as z from 'zod';
-import { balanceTransactionListSchema, balanceTransactionQuerySchema } from '../schemas/balance-transaction.js';
+import { balanceTransactionFiltersSchema, balanceTransactionListSchema } from '../schemas/balance-transaction.js';
 import { beneficiarySchema } from '../schemas/beneficiary.js';
 import { chargeSchema } from '../schemas/charge.js';
 import {
   invoiceCreateSchema,
+  invoiceListFiltersSchema,
   invoiceSchema,
   orderSchema,
   productCreateSchema,
@@ -26,6 +27,7 @@ import {
   savedCardChargeResultSchema,
   savedCardChargeSchema,
   savedCardCreateSchema,
+  savedCardListFiltersSchema,
   savedCardSchema,
   savedCardUpdateSchema,
 } from '../schemas/saved-card.js';
@@ -43,6 +45,7 @@ import {
   transferCreateSchema,
   transferEstimateResultSchema,
   transferEstimateSchema,
+  transferListFiltersSchema,
   transferSchema,
 } from '../schemas/transfer.js';
 import type { OperationId } from './routes.js';
@@ -51,8 +54,12 @@ import type { OperationId } from './routes.js';
 export interface OperationPayload {
   /** The body the operation takes; undefined when it takes none. */
   readonly request: z.ZodType | undefined;
-  /** Query parameters it takes besides the cursor and page size; undefined when none. */
-  readonly query?: z.ZodType;
+  /**
+   * A list's filters: the query parameters it takes besides the paging ones (the cursor, the page size, the
+   * page number). The client checks what it sends with it and the sandbox reads what it gets with it; the
+   * parameters it does not name are left out. Undefined when the list takes none.
+   */
+  readonly query?: z.ZodType<Record<string, unknown>>;
   /** How a 2xx answer is read. A list's is a page (`listOf(item)` or its own). */
   readonly response: z.ZodType;
   /** What a validation message calls the body: "Payment request is invalid: amount: ...". */
@@ -68,6 +75,8 @@ const noContent = z.unknown();
 const body = <R extends z.ZodType, S extends z.ZodType>(request: R, response: S, subject: string) =>
   ({ request, response, subject }) as const;
 const answer = <S extends z.ZodType>(response: S) => ({ request: undefined, response }) as const;
+const filtered = <S extends z.ZodType, Q extends z.ZodType<Record<string, unknown>>>(response: S, query: Q) =>
+  ({ request: undefined, response, query }) as const;
 
 /** The schemas of every operation, by id. */
 export const OPERATION_PAYLOADS = {
@@ -87,10 +96,10 @@ export const OPERATION_PAYLOADS = {
   'refunds.get': answer(refundSchema),
 
   'payouts.get': answer(payoutSchema),
-  'balances.transactions.list': { ...answer(balanceTransactionListSchema), query: balanceTransactionQuerySchema },
+  'balances.transactions.list': filtered(balanceTransactionListSchema, balanceTransactionFiltersSchema),
 
   'savedCards.create': body(savedCardCreateSchema, savedCardSchema, 'Recurring billing'),
-  'savedCards.list': answer(listOf(savedCardSchema)),
+  'savedCards.list': filtered(listOf(savedCardSchema), savedCardListFiltersSchema),
   'savedCards.get': answer(savedCardSchema),
   'savedCards.update': body(savedCardUpdateSchema, savedCardSchema, 'Recurring billing'),
   'savedCards.charge': body(savedCardChargeSchema, savedCardChargeResultSchema, 'Charge'),
@@ -110,7 +119,7 @@ export const OPERATION_PAYLOADS = {
   'products.list': answer(listOf(productSchema)),
   'products.delete': answer(noContent),
   'invoices.create': body(invoiceCreateSchema, invoiceSchema, 'Invoice'),
-  'invoices.list': answer(listOf(invoiceSchema)),
+  'invoices.list': filtered(listOf(invoiceSchema), invoiceListFiltersSchema),
   'orders.list': answer(listOf(orderSchema)),
   'orders.get': answer(orderSchema),
 
@@ -120,7 +129,7 @@ export const OPERATION_PAYLOADS = {
   'transfers.create': body(transferCreateSchema, transferSchema, 'Transfer'),
   'transfers.estimate': body(transferEstimateSchema, transferEstimateResultSchema, 'Transfer estimate'),
   'transfers.get': answer(transferSchema),
-  'transfers.list': answer(listOf(transferSchema)),
+  'transfers.list': filtered(listOf(transferSchema), transferListFiltersSchema),
 
   // The service calls a registered endpoint a "webhook event"; its messages say so too.
   'webhookEvents.list': answer(webhookEndpointListSchema),

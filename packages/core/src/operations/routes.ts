@@ -55,6 +55,13 @@ export interface OperationRoute {
   readonly scope: OperationScope;
   readonly retry: RetryPolicy;
   readonly pagination: PaginationKind;
+  /** A list's page size when the call asks none: what the service documents for it (the sandbox answers so). */
+  readonly perPage?: number;
+  /**
+   * The query parameter a page number goes in, for the lists the client may walk by number: `page` unless the
+   * service names it otherwise (its payment-request list takes `current_page`).
+   */
+  readonly pageParam?: 'page' | 'current_page';
   /**
    * `json` when the operation's body is JSON whatever the client is configured to send (spec 4.5 shows JSON
    * for refunds; paykit sends JSON to the operations whose bodies the spec does not show). Absent: the
@@ -64,25 +71,33 @@ export interface OperationRoute {
 }
 
 const read = { method: 'GET', retry: 'safe', pagination: 'none' } as const;
-const list = <P extends ListKind>(pagination: P) => ({ method: 'GET', retry: 'safe', pagination }) as const;
+const list = <P extends ListKind, N extends number>(pagination: P, perPage: N) =>
+  ({ method: 'GET', retry: 'safe', pagination, perPage }) as const;
 const write = <M extends 'POST' | 'PUT' | 'DELETE'>(method: M) =>
   ({ method, retry: 'never', pagination: 'none' }) as const;
 
 /**
  * Every operation of the API that paykit calls or the sandbox serves. The scopes of 4.10 and 5.2 are the
  * spec's; where it names none, the choice is paykit's and said beside the row. Payments scopes also cover
- * subscription plans and recurring billing (5.2 rule 1).
+ * subscription plans and recurring billing (5.2 rule 1). A list's `perPage` is the default its OpenAPI documents
+ * (charges 25; payment requests, customers, transfers, invoices, products and card readers 10); where it shows
+ * none, 20, as spec 2.6's ledger.
  */
 export const OPERATION_ROUTES = {
   'info.get': { ...read, path: '/v1/info', scope: 'any-token' },
 
   'paymentRequests.create': { ...write('POST'), path: '/v1/payment-requests', scope: 'payments:create' },
-  'paymentRequests.list': { ...list('cursor'), path: '/v1/payment-requests', scope: 'payments:read' },
+  'paymentRequests.list': {
+    ...list('cursor', 10),
+    path: '/v1/payment-requests',
+    scope: 'payments:read',
+    pageParam: 'current_page',
+  },
   'paymentRequests.get': { ...read, path: '/v1/payment-requests/{id}', scope: 'payments:read' },
   'paymentRequests.update': { ...write('PUT'), path: '/v1/payment-requests/{id}', scope: 'payments:create' },
   'paymentRequests.cancel': { ...write('DELETE'), path: '/v1/payment-requests/{id}', scope: 'payments:cancel' },
 
-  'charges.list': { ...list('cursor'), path: '/v1/charges', scope: 'payments:read' },
+  'charges.list': { ...list('cursor', 25), path: '/v1/charges', scope: 'payments:read' },
   'charges.get': { ...read, path: '/v1/charges/{id}', scope: 'payments:read' },
 
   'refunds.create': {
@@ -97,14 +112,14 @@ export const OPERATION_ROUTES = {
 
   'payouts.get': { ...read, path: '/v1/payouts/{id}', scope: 'payments:read' },
   'balances.transactions.list': {
-    ...list('spec-cursor'),
+    ...list('spec-cursor', 20),
     path: '/v1/balances/{segment}/transactions',
     scope: 'payments:read',
   },
 
   // Creating a recurring billing (with save_card: a record whose checkout saves a card) starts payments.
   'savedCards.create': { ...write('POST'), path: '/v1/recurring-billing', scope: 'payments:create' },
-  'savedCards.list': { ...list('cursor'), path: '/v1/recurring-billing', scope: 'payments:read' },
+  'savedCards.list': { ...list('cursor', 20), path: '/v1/recurring-billing', scope: 'payments:read' },
   'savedCards.get': { ...read, path: '/v1/recurring-billing/{id}', scope: 'payments:read' },
   'savedCards.update': { ...write('PUT'), path: '/v1/recurring-billing/{id}', scope: 'payments:create' },
   'savedCards.charge': {
@@ -121,7 +136,7 @@ export const OPERATION_ROUTES = {
     scope: 'payments:create',
     encoding: 'json',
   },
-  'subscriptionPlans.list': { ...list('numbered'), path: '/v1/subscription-plan', scope: 'payments:read' },
+  'subscriptionPlans.list': { ...list('numbered', 20), path: '/v1/subscription-plan', scope: 'payments:read' },
   'subscriptionPlans.get': { ...read, path: '/v1/subscription-plan/{id}', scope: 'payments:read' },
   'subscriptionPlans.update': {
     ...write('PUT'),
@@ -138,16 +153,16 @@ export const OPERATION_ROUTES = {
   'accountStatus.get': { ...read, path: '/v1/account-status', scope: 'business:read' },
 
   'products.create': { ...write('POST'), path: '/v1/products', scope: 'commerce:create', encoding: 'json' },
-  'products.list': { ...list('numbered'), path: '/v1/products', scope: 'commerce:read' },
+  'products.list': { ...list('numbered', 10), path: '/v1/products', scope: 'commerce:read' },
   'products.delete': { ...write('DELETE'), path: '/v1/products/{id}', scope: 'commerce:delete' },
   'invoices.create': { ...write('POST'), path: '/v1/invoices', scope: 'commerce:create', encoding: 'json' },
-  'invoices.list': { ...list('numbered'), path: '/v1/invoices', scope: 'commerce:read' },
-  'orders.list': { ...list('cursor'), path: '/v1/orders', scope: 'commerce:read' },
+  'invoices.list': { ...list('numbered', 10), path: '/v1/invoices', scope: 'commerce:read' },
+  'orders.list': { ...list('cursor', 20), path: '/v1/orders', scope: 'commerce:read' },
   // The service's "get-order" (its orders OpenAPI); what a server re-fetches when an `order.*` webhook names one.
   'orders.get': { ...read, path: '/v1/orders/{id}', scope: 'commerce:read' },
 
   'customers.create': { ...write('POST'), path: '/v1/customers', scope: 'customer:create', encoding: 'json' },
-  'customers.list': { ...list('cursor'), path: '/v1/customers', scope: 'customer:read' },
+  'customers.list': { ...list('cursor', 10), path: '/v1/customers', scope: 'customer:read' },
 
   // Transfers move money out of the business and no scope of spec 5.2 grants them: API key only.
   'transfers.create': { ...write('POST'), path: '/v1/transfers', scope: 'api-key-only', encoding: 'json' },
@@ -161,7 +176,7 @@ export const OPERATION_ROUTES = {
     encoding: 'json',
   },
   'transfers.get': { ...read, path: '/v1/transfers/{id}', scope: 'api-key-only' },
-  'transfers.list': { ...list('cursor'), path: '/v1/transfers', scope: 'api-key-only' },
+  'transfers.list': { ...list('cursor', 10), path: '/v1/transfers', scope: 'api-key-only' },
 
   // Webhook endpoints (the service's webhook-events API) decide where a business's events, payments included, are
   // sent: no scope of spec 5.2 grants managing them, and the service documents only X-BUSINESS-API-KEY for them.
@@ -178,9 +193,15 @@ export const OPERATION_ROUTES = {
   'webhookEvents.delete': { ...write('DELETE'), path: '/v1/webhook-events/{id}', scope: 'api-key-only' },
 
   // Terminals and static QR codes are the in-person side of payments (spec 5.4.8): payments:read.
-  'terminals.list': { ...list('numbered'), path: '/v1/terminals', scope: 'payments:read' },
-  'qrCodes.list': { ...list('cursor'), path: '/v1/static-qr-codes', scope: 'payments:read' },
+  'terminals.list': { ...list('numbered', 10), path: '/v1/terminals', scope: 'payments:read' },
+  'qrCodes.list': { ...list('cursor', 20), path: '/v1/static-qr-codes', scope: 'payments:read' },
 } as const satisfies Record<string, OperationRoute>;
+
+/**
+ * The token endpoint (spec 4.8) under the API's base URL. Not a row: it takes client credentials in its body, not
+ * an API key or a token, and the server's OAuth client reaches it through configuration or discovery.
+ */
+export const OAUTH_TOKEN_PATH = '/v1/open/oauth/token';
 
 /** The id of an operation, e.g. `paymentRequests.create`. */
 export type OperationId = keyof typeof OPERATION_ROUTES;

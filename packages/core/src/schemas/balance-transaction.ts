@@ -33,11 +33,28 @@ export const balanceTransactionListSchema = z.looseObject({
 /** A page of the ledger. */
 export type BalanceTransactionList = z.output<typeof balanceTransactionListSchema>;
 
-/** The query of the list: a date range (`to` >= `from`), a cursor and a page size of at most 100. */
+/** A day as the list's range takes it: `YYYY-MM-DD`, and a day the calendar has. */
+const listDate = isoDate.refine((day) => !Number.isNaN(Date.parse(day)), 'must be a date such as 2026-11-22');
+
+/** The range of the list; `created_at_to` must not be before `created_at_from`. */
+const range = { created_at_from: listDate.optional(), created_at_to: listDate.optional() };
+const rangeInOrder = (q: { created_at_from?: string | undefined; created_at_to?: string | undefined }) =>
+  !q.created_at_from || !q.created_at_to || q.created_at_to >= q.created_at_from;
+const rangeOrder = { path: ['created_at_to'], message: 'must be on or after created_at_from' };
+
+/**
+ * The filters of the list (the operation table's `query` column): the date range. The client checks what it sends
+ * with it and the sandbox reads what it gets with it; the paging parameters are the table's, unknown ones are left out.
+ */
+export const balanceTransactionFiltersSchema = z.object(range).refine(rangeInOrder, rangeOrder);
+
+/** The filters of the list as a caller gives them. */
+export type BalanceTransactionFilters = z.input<typeof balanceTransactionFiltersSchema>;
+
+/** The whole query of the list, strictly: the date range, a cursor and a page size of at most 100. */
 export const balanceTransactionQuerySchema = z
   .strictObject({
-    created_at_from: isoDate.optional(),
-    created_at_to: isoDate.optional(),
+    ...range,
     cursor: z.string().min(1).max(512).optional(),
     per_page: z.coerce
       .number()
@@ -46,10 +63,7 @@ export const balanceTransactionQuerySchema = z
       .max(100, 'must be at most 100')
       .optional(),
   })
-  .refine((q) => !q.created_at_from || !q.created_at_to || q.created_at_to >= q.created_at_from, {
-    path: ['created_at_to'],
-    message: 'must be on or after created_at_from',
-  });
+  .refine(rangeInOrder, rangeOrder);
 
 /** What goes into {@link balanceTransactionQuerySchema}. */
 export type BalanceTransactionQuery = z.input<typeof balanceTransactionQuerySchema>;

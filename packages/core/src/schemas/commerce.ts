@@ -156,6 +156,16 @@ export const invoiceCreateSchema = z
 /** What goes into {@link invoiceCreateSchema}. */
 export type InvoiceCreateInput = z.input<typeof invoiceCreateSchema>;
 
+/** The filters of the invoice list (the operation table's `query` column), as the service names them. */
+export const invoiceListFiltersSchema = z.object({
+  customer_email: z.string().optional(),
+  status: z.string().optional(),
+  reference: z.string().optional(),
+});
+
+/** The filters of the invoice list as a caller gives them. */
+export type InvoiceListFilters = z.input<typeof invoiceListFiltersSchema>;
+
 /** An invoice. The service documents no answer for it; the sandbox's echoes the request's fields. */
 export const invoiceSchema = z.looseObject({
   id,

@@ -197,3 +197,20 @@ export const savedCardChargeResultSchema = z.looseObject({
 
 /** The answer to a charge of a saved card. */
 export type SavedCardChargeResult = z.output<typeof savedCardChargeResultSchema>;
+
+/** The statuses the service's list of records filters by ("Get All Recurring Billing"). */
+export const savedCardListStatuses = ['active', 'scheduled', 'retrying', 'inactive', 'canceled'] as const;
+
+/**
+ * The filters of the list of records (the operation table's `query` column). Without `status` the service lists
+ * the `active` ones.
+ */
+export const savedCardListFiltersSchema = z.object({
+  status: z.enum(savedCardListStatuses, { error: `must be one of ${savedCardListStatuses.join(', ')}` }).optional(),
+  customer_email: z.string().optional(),
+  reference: z.string().optional(),
+  business_recurring_plans_id: z.string().optional(),
+});
+
+/** The filters of the list of records as a caller gives them. */
+export type SavedCardListFilters = z.input<typeof savedCardListFiltersSchema>;

@@ -113,6 +113,15 @@ export const transferEstimateResultSchema = z.looseObject({
 /** A transfer estimate. */
 export type TransferEstimate = z.output<typeof transferEstimateResultSchema>;
 
+/** The filters of the transfer list (the operation table's `query` column), as the service names them. */
+export const transferListFiltersSchema = z.object({
+  beneficiary_id: z.string().optional(),
+  status: z.string().optional(),
+});
+
+/** The filters of the transfer list as a caller gives them. */
+export type TransferListFilters = z.input<typeof transferListFiltersSchema>;
+
 /** The account status: whether the business may take payments and receive payouts. */
 export const accountStatusSchema = z.looseObject({
   payments_enabled: z.boolean(),

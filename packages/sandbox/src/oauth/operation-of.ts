@@ -3,7 +3,7 @@
  * (spec 5.2 rule 2). The request is looked up in `@paykit/core`'s operation table by method and path, and the
  * scope is that row's: the sandbox keeps no table of its own. A request the table has no row for, or whose
  * row no scope grants (transfers: API key only), is refused to Bearer tokens (fail closed): a route added
- * without a row cannot be reached with a token of any scope, and the route parity test names it.
+ * without a row cannot be reached with a token of any scope (and `/v1` is mounted from the table's rows only).
  */
 import { findOperation, isTokenOperation, type Operation } from '@paykit/core';
 

@@ -2,21 +2,16 @@
  * `/v1/payment-requests` (spec 4.7 and 4.10): create (form or JSON), list, read and cancel.
  */
 import { majorToMinor, PaykitError } from '@paykit/core';
-import { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
-import type { SandboxEnv } from '../env.js';
-import { parseOperationBody } from '../operation-body.js';
+import { ListItems, type HandlersOf } from '../api/operation-call.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { cursorList, readPageSize } from '../paginate.js';
 import { extrasFrom } from '../payment-request-extras.js';
 import { paymentRequestJson } from '../serialize.js';
 import type { PaymentRequestRecord } from '../state.js';
 
-/** The payment-request routes, mounted under `/v1` behind authentication. */
-export function paymentRequestRoutes(sandbox: SandboxContext) {
-  const routes = new Hono<SandboxEnv>();
-
+/** The payment-request operations. */
+export function paymentRequestHandlers(sandbox: SandboxContext): HandlersOf<'paymentRequests'> {
   const find = (id: string, businessId: string): PaymentRequestRecord => {
     const record = sandbox.state.paymentRequests.get(id);
     // Another business's request is "not found", never "forbidden": its existence is not this caller's business.
@@ -27,92 +22,81 @@ export function paymentRequestRoutes(sandbox: SandboxContext) {
   // The spec's fields, the real service's documented extras, and nothing else (unknown fields are ignored).
   const json = (record: PaymentRequestRecord) => paymentRequestJson(record, sandbox.publicUrl());
 
-  routes.post('/payment-requests', async (c) => {
-    const caller = c.get('caller');
-    const input = await parseOperationBody(c, 'paymentRequests.create');
-    if (input.platform_commission_amount !== undefined && !caller.platform) {
-      throw new PaykitError('validation_failed', 'platform_commission_amount needs a valid X-PLATFORM-KEY', {
-        errors: [{ path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' }],
+  return {
+    'paymentRequests.create': async ({ caller, body }) => {
+      const input = await body();
+      if (input.platform_commission_amount !== undefined && !caller.platform) {
+        throw new PaykitError('validation_failed', 'platform_commission_amount needs a valid X-PLATFORM-KEY', {
+          errors: [{ path: 'platform_commission_amount', message: 'needs a valid X-PLATFORM-KEY' }],
+        });
+      }
+      checkInPerson(sandbox, caller.business.id, input.payment_methods, input.wifi_terminal_id);
+      const now = new Date();
+      const record: PaymentRequestRecord = {
+        id: newId(),
+        businessId: caller.business.id,
+        amountMinor: majorToMinor(input.amount),
+        currency: input.currency.toLowerCase(),
+        email: input.email ?? null,
+        purpose: input.purpose ?? null,
+        redirectUrl: input.redirect_url ?? null,
+        webhook: input.webhook ?? null,
+        paymentMethods: input.payment_methods ?? ['paynow_online', 'card'],
+        wifiTerminalId: input.wifi_terminal_id ?? null,
+        allowRepeatedPayments: input.allow_repeated_payments ?? false,
+        saveCard: input.save_card ?? false,
+        platformCommissionMinor:
+          input.platform_commission_amount === undefined
+            ? null
+            : majorToMinor(input.platform_commission_amount, { field: 'platform_commission_amount' }),
+        platformBusinessId: caller.platform?.id ?? null,
+        extras: extrasFrom(input, now),
+        status: 'pending',
+        createdAt: now,
+        updatedAt: now,
+      };
+      sandbox.state.paymentRequests.set(record.id, record);
+      return json(record);
+    },
+
+    // Newest first, in the real service's cursor-list shape (per_page a number, links, path).
+    'paymentRequests.list': ({ businessId }) =>
+      ListItems.of(
+        [...sandbox.state.paymentRequests.values()].filter((r) => r.businessId === businessId).reverse(),
+        (r) => r.id,
+        json,
+      ),
+
+    'paymentRequests.get': ({ params, businessId }) => json(find(params.id, businessId)),
+
+    'paymentRequests.update': async ({ params, businessId, body }) => {
+      const record = find(params.id, businessId);
+      if (record.status !== 'pending') {
+        throw new PaykitError('conflict', `A ${record.status} payment request cannot be updated`);
+      }
+      const input = await body();
+      Object.assign(record, {
+        amountMinor: majorToMinor(input.amount),
+        currency: input.currency.toLowerCase(),
+        email: input.email ?? record.email,
+        purpose: input.purpose ?? record.purpose,
+        redirectUrl: input.redirect_url ?? record.redirectUrl,
+        updatedAt: new Date(),
       });
-    }
-    checkInPerson(sandbox, caller.business.id, input.payment_methods, input.wifi_terminal_id);
-    const now = new Date();
-    const record: PaymentRequestRecord = {
-      id: newId(),
-      businessId: caller.business.id,
-      amountMinor: majorToMinor(input.amount),
-      currency: input.currency.toLowerCase(),
-      email: input.email ?? null,
-      purpose: input.purpose ?? null,
-      redirectUrl: input.redirect_url ?? null,
-      webhook: input.webhook ?? null,
-      paymentMethods: input.payment_methods ?? ['paynow_online', 'card'],
-      wifiTerminalId: input.wifi_terminal_id ?? null,
-      allowRepeatedPayments: input.allow_repeated_payments ?? false,
-      saveCard: input.save_card ?? false,
-      platformCommissionMinor:
-        input.platform_commission_amount === undefined
-          ? null
-          : majorToMinor(input.platform_commission_amount, { field: 'platform_commission_amount' }),
-      platformBusinessId: caller.platform?.id ?? null,
-      extras: extrasFrom(input, now),
-      status: 'pending',
-      createdAt: now,
-      updatedAt: now,
-    };
-    sandbox.state.paymentRequests.set(record.id, record);
-    return c.json(json(record), 200);
-  });
+      record.extras = extrasFrom(input, record.updatedAt);
+      return json(record);
+    },
 
-  routes.get('/payment-requests', (c) => {
-    const businessId = c.get('caller').business.id;
-    const mine = [...sandbox.state.paymentRequests.values()].filter((r) => r.businessId === businessId).reverse();
-    // The real service's cursor-list shape (per_page a number, links, path); spec 2.6's string per_page is
-    // the balance transactions' only.
-    const page = cursorList(mine, (r) => r.id, {
-      cursor: c.req.query('cursor'),
-      // 10 a page unless asked, as the real service documents for this list (at most 100).
-      perPage: readPageSize(c.req.query('per_page'), 'per_page', 10),
-      cursorName: 'cursor',
-      url: c.req.url,
-    });
-    return c.json({ ...page, data: page.data.map(json) });
-  });
-
-  routes.get('/payment-requests/:id', (c) => {
-    const record = find(c.req.param('id'), c.get('caller').business.id);
-    return c.json(json(record));
-  });
-
-  routes.put('/payment-requests/:id', async (c) => {
-    const record = find(c.req.param('id'), c.get('caller').business.id);
-    if (record.status !== 'pending') {
-      throw new PaykitError('conflict', `A ${record.status} payment request cannot be updated`);
-    }
-    const input = await parseOperationBody(c, 'paymentRequests.update');
-    Object.assign(record, {
-      amountMinor: majorToMinor(input.amount),
-      currency: input.currency.toLowerCase(),
-      email: input.email ?? record.email,
-      purpose: input.purpose ?? record.purpose,
-      redirectUrl: input.redirect_url ?? record.redirectUrl,
-      updatedAt: new Date(),
-    });
-    record.extras = extrasFrom(input, record.updatedAt);
-    return c.json(json(record));
-  });
-
-  routes.delete('/payment-requests/:id', (c) => {
-    const record = find(c.req.param('id'), c.get('caller').business.id);
-    if (record.status !== 'pending') {
-      throw new PaykitError('conflict', `A ${record.status} payment request cannot be canceled`);
-    }
-    record.status = 'canceled';
-    record.updatedAt = new Date();
-    return c.json(json(record));
-  });
-
-  return routes;
+    'paymentRequests.cancel': ({ params, businessId }) => {
+      const record = find(params.id, businessId);
+      if (record.status !== 'pending') {
+        throw new PaykitError('conflict', `A ${record.status} payment request cannot be canceled`);
+      }
+      record.status = 'canceled';
+      record.updatedAt = new Date();
+      return json(record);
+    },
+  };
 }
 
 /** In-person payments (spec 5.4.8): a card reader needs one of the business's own terminals. */

@@ -5,12 +5,10 @@
  * `/v1` middleware refuses Bearer tokens before these run. Each business sees its own endpoints only.
  */
 import type { WebhookEventType } from '@paykit/core';
-import { Hono } from 'hono';
+import type { HandlersOf } from '../api/operation-call.js';
 import { isoWithOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
-import type { SandboxEnv } from '../env.js';
 import { notFound } from '../errors.js';
-import { parseOperationBody } from '../operation-body.js';
 import type { WebhookEndpoint } from '../state.js';
 import type { WireOf } from '../wire.js';
 
@@ -34,9 +32,8 @@ const endpointNotFound = (id: string) => notFound(`No query results for model [A
 const sameEvents = (a: readonly WebhookEventType[], b: readonly WebhookEventType[]) =>
   a.length === b.length && a.every((type, i) => type === b[i]);
 
-/** The routes, mounted under `/v1` behind authentication. */
-export function webhookEventRoutes(sandbox: SandboxContext) {
-  const routes = new Hono<SandboxEnv>();
+/** The webhook-endpoint operations (API key only: the table's rows are `api-key-only`). */
+export function webhookEventHandlers(sandbox: SandboxContext): HandlersOf<'webhookEvents'> {
   const { state } = sandbox;
 
   /** The business's endpoint `id`, or the service's 404 (another business's endpoint is not found either). */
@@ -46,49 +43,46 @@ export function webhookEventRoutes(sandbox: SandboxContext) {
     return found;
   };
 
-  // Oldest first, as they were registered: the service documents no order and no paging for this list.
-  routes.get('/webhook-events', (c) => c.json(state.endpointsOf(c.get('caller').business.id).map(webhookEndpointJson)));
+  return {
+    // Oldest first, as they were registered: the service documents no order and no paging for this list.
+    'webhookEvents.list': ({ businessId }) => state.endpointsOf(businessId).map(webhookEndpointJson),
 
-  routes.post('/webhook-events', async (c) => {
-    const input = await parseOperationBody(c, 'webhookEvents.create');
-    const endpoint = state.addEndpoint({
-      businessId: c.get('caller').business.id,
-      name: input.name,
-      url: input.url,
-      eventTypes: input.event_types,
-    });
-    return c.json(webhookEndpointJson(endpoint), 201);
-  });
+    'webhookEvents.create': async ({ c, businessId, body }) => {
+      const input = await body();
+      const endpoint = state.addEndpoint({
+        businessId,
+        name: input.name,
+        url: input.url,
+        eventTypes: input.event_types,
+      });
+      return c.json(webhookEndpointJson(endpoint), 201);
+    },
 
-  routes.get('/webhook-events/:id', (c) =>
-    c.json(webhookEndpointJson(endpointIn(c.get('caller').business.id, c.req.param('id')))),
-  );
+    'webhookEvents.get': ({ params, businessId }) => webhookEndpointJson(endpointIn(businessId, params.id)),
 
-  // Only the fields given change; `updated_at` moves only when one of them did (the service's 404 text is
-  // Laravel's, whose models are saved only when a field changed: the sandbox's reading, not documented).
-  routes.put('/webhook-events/:id', async (c) => {
-    const businessId = c.get('caller').business.id;
-    // The endpoint first: an unknown id is 404 whatever the body holds (the order is the sandbox's choice). Found
-    // again after the body is read, in case a delete came in between.
-    endpointIn(businessId, c.req.param('id'));
-    const input = await parseOperationBody(c, 'webhookEvents.update');
-    const endpoint = endpointIn(businessId, c.req.param('id'));
-    const next = {
-      name: input.name ?? endpoint.name,
-      url: input.url ?? endpoint.url,
-      eventTypes: input.event_types ?? endpoint.eventTypes,
-    };
-    const changed =
-      next.name !== endpoint.name || next.url !== endpoint.url || !sameEvents(next.eventTypes, endpoint.eventTypes);
-    if (changed) Object.assign(endpoint, next, { updatedAt: new Date() });
-    return c.json(webhookEndpointJson(endpoint));
-  });
+    // Only the fields given change; `updated_at` moves only when one of them did (the service's 404 text is
+    // Laravel's, whose models are saved only when a field changed: the sandbox's reading, not documented).
+    'webhookEvents.update': async ({ params, businessId, body }) => {
+      // The endpoint first: an unknown id is 404 whatever the body holds (the order is the sandbox's choice). Found
+      // again after the body is read, in case a delete came in between.
+      endpointIn(businessId, params.id);
+      const input = await body();
+      const endpoint = endpointIn(businessId, params.id);
+      const next = {
+        name: input.name ?? endpoint.name,
+        url: input.url ?? endpoint.url,
+        eventTypes: input.event_types ?? endpoint.eventTypes,
+      };
+      const changed =
+        next.name !== endpoint.name || next.url !== endpoint.url || !sameEvents(next.eventTypes, endpoint.eventTypes);
+      if (changed) Object.assign(endpoint, next, { updatedAt: new Date() });
+      return webhookEndpointJson(endpoint);
+    },
 
-  // The service's OpenAPI says 204 and shows a body of `1`; a 204 has no body, so the sandbox sends none.
-  routes.delete('/webhook-events/:id', (c) => {
-    state.webhookEndpoints.delete(endpointIn(c.get('caller').business.id, c.req.param('id')).id);
-    return c.body(null, 204);
-  });
-
-  return routes;
+    // The service's OpenAPI says 204 and shows a body of `1`; a 204 has no body, so the sandbox sends none.
+    'webhookEvents.delete': ({ c, params, businessId }) => {
+      state.webhookEndpoints.delete(endpointIn(businessId, params.id).id);
+      return c.body(null, 204);
+    },
+  };
 }
