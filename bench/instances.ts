@@ -6,6 +6,7 @@
  *   how many token requests reach the authorization server, and how long until every call is answered.
  * The database is a real PostgreSQL started here (or `PAYKIT_TEST_DATABASE_URL`). 127.0.0.1 only.
  */
+import { OAUTH_TOKEN_PATH } from '@paykit/core';
 import { startSandbox } from '@paykit/sandbox';
 import { createPaykitHandler, type PaykitHandlerOptions } from '@paykit/server';
 import { toNodeListener } from '@paykit/server/node';
@@ -129,7 +130,7 @@ async function refreshAcrossProcesses(url: string, encryptionKey: string): Promi
     return {
       processes: running.instances.length,
       calls: answers.length,
-      tokenRequests: fleet.api.count('POST', '/v1/open/oauth/token'),
+      tokenRequests: fleet.api.count('POST', OAUTH_TOKEN_PATH),
       failedCalls: answers.filter((answer) => answer.status !== 200).length,
       wallMs,
     };

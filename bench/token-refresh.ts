@@ -2,6 +2,7 @@
  * 1,000 concurrent callers on an expired OAuth token: how many refreshes reach the token endpoint (the goal
  * is exactly one) and how long until every caller has its answer.
  */
+import { OAUTH_TOKEN_PATH } from '@paykit/core';
 import { createPlatform, MemoryConnectionStore } from '@paykit/server';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +23,7 @@ export async function measureTokenRefresh(callers = 1000): Promise<RefreshFigure
     req.resume();
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/v1/open/oauth/token') {
+      if (req.url === OAUTH_TOKEN_PATH) {
         tokenRequests += 1;
         setTimeout(() => {
           res.end(

@@ -33,7 +33,8 @@ export {
   type IdempotencyStore,
 } from './handler/idempotency-store.js';
 export { consoleLogger, redact, redactingLogger, type Logger } from './handler/logger.js';
-export { createMerchantApi, type ListQuery, type MerchantApi } from './api/merchant-api.js';
+export { createMerchantApi, type MerchantApi } from './api/merchant-api.js';
+export type { PageQuery } from './client/operation-methods.js';
 export { apiKeyAuth, type ApiAuth, type ApiConfig, type PaginationNames, type RetryPolicy } from './api/config.js';
 export type { CallOptions } from './api/transport.js';
 export { PaykitError, isPaykitError, type ErrorCode } from '@paykit/core';

@@ -277,6 +277,28 @@ const requestRows: Record<string, RequestRow> = {
     schema: core.webhookEndpointUpdateSchema,
     valid: { name: 'Orders', url: 'http://localhost:3000/hooks', event_types: ['transfer.paid'] },
   },
+  // List filters (the operation table's `query` column): unknown parameters are left out, not refused.
+  balanceTransactionFiltersSchema: {
+    schema: core.balanceTransactionFiltersSchema,
+    valid: { created_at_from: '2026-11-01', created_at_to: '2026-11-22' },
+  },
+  savedCardListFiltersSchema: {
+    schema: core.savedCardListFiltersSchema,
+    valid: {
+      status: 'scheduled',
+      customer_email: 'a@example.test',
+      reference: 'r1',
+      business_recurring_plans_id: 'p1',
+    },
+  },
+  invoiceListFiltersSchema: {
+    schema: core.invoiceListFiltersSchema,
+    valid: { customer_email: 'a@example.test', status: 'pending', reference: 'r1' },
+  },
+  transferListFiltersSchema: {
+    schema: core.transferListFiltersSchema,
+    valid: { beneficiary_id: 'b1', status: 'scheduled' },
+  },
   balanceTransactionQuerySchema: {
     schema: core.balanceTransactionQuerySchema,
     strict: true,

@@ -6,7 +6,7 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc8414#section-2
  */
-import { SCOPES } from '@paykit/core';
+import { OAUTH_TOKEN_PATH, SCOPES } from '@paykit/core';
 import { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
 
@@ -18,7 +18,7 @@ export function authorizationServerMetadata(issuer: string) {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
-    token_endpoint: `${issuer}/v1/open/oauth/token`,
+    token_endpoint: `${issuer}${OAUTH_TOKEN_PATH}`,
     response_types_supported: ['code'],
     // The code comes back in the query only (spec 4.9); RFC 8414's default would also claim `fragment`.
     response_modes_supported: ['query'],

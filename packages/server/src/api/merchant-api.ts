@@ -1,34 +1,12 @@
 /**
  * What a merchant's backend needs to take payments: create, read, list and cancel payment requests
  * (spec 4.7, 4.10), read a charge (to confirm `charge.*` webhooks) and the business profile. Each method is
- * one row of `@paykit/core`'s operation table (path, method, schemas), called through `callOperation`.
+ * one row of `@paykit/core`'s operation table, made by the same operation methods as the typed client.
  */
-import {
-  parseOrThrow,
-  resourceId,
-  type BusinessInfo,
-  type Charge,
-  type OperationId,
-  type PaymentRequest,
-  type PaymentRequestCreateInput,
-  type PaymentRequestList,
-} from '@paykit/core';
-import { callOperation, type OperationArgs } from '../client/call-operation.js';
+import type { BusinessInfo, Charge, PaymentRequest, PaymentRequestCreateInput, PaymentRequestList } from '@paykit/core';
+import { operationMethods, type PageQuery } from '../client/operation-methods.js';
 import { resolveApiConfig, type ApiConfig, type ResolvedApiConfig } from './config.js';
 import type { CallOptions } from './transport.js';
-
-/** A page request of a list. */
-export interface ListQuery {
-  /** A `next_cursor` or `prev_cursor` from the previous page. */
-  cursor?: string;
-  /** Items per page, at most 100. */
-  perPage?: number;
-  /**
-   * A page number from 1, for the real service's numbered answer (`meta.current_page` of `meta.last_page`);
-   * sent as `current_page`, the name its payment-request list takes.
-   */
-  page?: number;
-}
 
 /** The payment operations of one merchant, authenticated by API key or OAuth connection. */
 export interface MerchantApi {
@@ -39,8 +17,8 @@ export interface MerchantApi {
   createPaymentRequest(body: PaymentRequestCreateInput, options?: CallOptions): Promise<PaymentRequest>;
   /** Reads a payment request; `not_found` when it is not this merchant's. Retried on transient failures. */
   getPaymentRequest(id: string, options?: CallOptions): Promise<PaymentRequest>;
-  /** One page of payment requests, newest first. */
-  listPaymentRequests(query?: ListQuery, options?: CallOptions): Promise<PaymentRequestList>;
+  /** One page of payment requests, newest first (a page number is sent as `current_page`, as this list names it). */
+  listPaymentRequests(query?: PageQuery, options?: CallOptions): Promise<PaymentRequestList>;
   /** Cancels (deletes) a pending payment request (scope `payments:cancel`). */
   cancelPaymentRequest(id: string, options?: CallOptions): Promise<PaymentRequest>;
   /** Reads a charge. */
@@ -52,7 +30,9 @@ export interface MerchantApi {
 }
 
 /**
- * A {@link MerchantApi} over the given configuration.
+ * A {@link MerchantApi} over the given configuration: six methods of the typed client
+ * (`@paykit/server/client`), under the names a merchant's backend reads them by, made of the same
+ * operation methods without loading the rest of the client.
  *
  * @example
  * ```ts
@@ -62,31 +42,14 @@ export interface MerchantApi {
  */
 export function createMerchantApi(config: ApiConfig): MerchantApi {
   const resolved = resolveApiConfig(config);
-  const id = (value: string) => ({ id: parseOrThrow(resourceId, value, 'id') });
-
-  // Bound to this configuration; the row of `op` does the rest.
-  const call = <K extends OperationId>(op: K, args: OperationArgs, options: CallOptions | undefined) =>
-    callOperation(resolved, op, args, options);
-
+  const { read, byId, create, list } = operationMethods(resolved);
   return {
     config: resolved,
-    createPaymentRequest: async (body, options) => call('paymentRequests.create', { body }, options),
-    getPaymentRequest: async (requestId, options) => call('paymentRequests.get', { params: id(requestId) }, options),
-    listPaymentRequests: async (query = {}, options) =>
-      call(
-        'paymentRequests.list',
-        {
-          query: {
-            [resolved.pagination.cursorParam]: query.cursor,
-            [resolved.pagination.pageSizeParam]: query.perPage,
-            current_page: query.page,
-          },
-        },
-        options,
-      ),
-    cancelPaymentRequest: async (requestId, options) =>
-      call('paymentRequests.cancel', { params: id(requestId) }, options),
-    getBusinessInfo: async (options) => call('info.get', {}, options),
-    getCharge: async (chargeId, options) => call('charges.get', { params: id(chargeId) }, options),
+    createPaymentRequest: create('paymentRequests.create'),
+    getPaymentRequest: byId('paymentRequests.get'),
+    listPaymentRequests: list('paymentRequests.list'),
+    cancelPaymentRequest: byId('paymentRequests.cancel'),
+    getCharge: byId('charges.get'),
+    getBusinessInfo: read('info.get'),
   };
 }

@@ -1,8 +1,8 @@
 /**
  * One call of an operation of `@paykit/core`'s operation table: the row gives the method, the path (its
  * `{id}`s filled in, each segment encoded by the transport), the schema the body must pass before anything is
- * sent, the body's encoding and the schema the answer is read with. Both clients (`createMerchantApi` and
- * `createPaymentsClient`) call through here, so neither restates a path or a schema.
+ * sent, the body's encoding and the schema the answer is read with. Every method of the clients
+ * (`operation-methods.ts`) calls through here, so none restates a path or a schema.
  */
 import { expandPath, operations, parseOrThrow, type OperationId, type OperationOutput } from '@paykit/core';
 import type * as z from 'zod';

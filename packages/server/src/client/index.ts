@@ -3,13 +3,7 @@
  *
  * @packageDocumentation
  */
-export {
-  createPaymentsClient,
-  type BalanceTransactionRange,
-  type ListOperation,
-  type PageQuery,
-  type PaymentsClient,
-  type PaymentsClientConfig,
-} from './payments-client.js';
+export { createPaymentsClient, type PaymentsClient, type PaymentsClientConfig } from './payments-client.js';
+export type { ListOperation, PageQuery } from './operation-methods.js';
 export { followCursors, followPages } from './paginate.js';
 export { apiKeyAuth, type ApiAuth, type ApiConfig } from '../api/config.js';

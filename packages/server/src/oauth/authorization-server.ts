@@ -11,7 +11,7 @@
  * @see https://openid.net/specs/openid-connect-discovery-1_0.html
  */
 import * as oauth from 'oauth4webapi';
-import { isLoopbackHost, PaykitError, parseWebUrl } from '@paykit/core';
+import { isLoopbackHost, OAUTH_TOKEN_PATH, PaykitError, parseWebUrl } from '@paykit/core';
 
 /** Which well-known document describes the server. */
 export type DiscoveryAlgorithm = 'oauth2' | 'oidc';
@@ -47,9 +47,6 @@ export interface AuthorizationServerSource {
   metadata(): Promise<oauth.AuthorizationServer>;
 }
 
-/** The spec's token endpoint path under the API's base URL (spec 4.8). */
-const SPEC_TOKEN_PATH = '/v1/open/oauth/token';
-
 /**
  * Checks the options and returns where the authorization server is. Throws `validation_failed` naming the bad
  * option; reads nothing yet.
@@ -66,7 +63,7 @@ export function authorizationServer(options: AuthorizationServerOptions): Author
     const issuer = base.href.replace(/\/$/, '');
     const metadata: oauth.AuthorizationServer = {
       issuer,
-      token_endpoint: tokenOverride ?? new URL(`${base.pathname.replace(/\/$/, '')}${SPEC_TOKEN_PATH}`, base).href,
+      token_endpoint: tokenOverride ?? new URL(`${base.pathname.replace(/\/$/, '')}${OAUTH_TOKEN_PATH}`, base).href,
     };
     return { issuer, metadata: async () => metadata };
   }
