@@ -8,6 +8,7 @@ import type { HandlersOf } from '../api/operation-call.js';
 import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
+import { subscriptionPlanOf } from './subscription-plans.js';
 import { chargeSavedCard, createSavedCardRecord, updateSavedCardRecord, type SavedCardJson } from '../saved-cards.js';
 
 /** The recurring-billing (saved-card) operations. */
@@ -20,11 +21,7 @@ export function savedCardHandlers(sandbox: SandboxContext): HandlersOf<'savedCar
     return found;
   };
 
-  const planOf = (id: string, businessId: string) => {
-    const plan = state.resources.get('subscription_plans', id, businessId);
-    if (!plan) throw notFound('Subscription plan not found');
-    return plan;
-  };
+  const planOf = (id: string, businessId: string) => subscriptionPlanOf(sandbox, id, businessId);
 
   return {
     'savedCards.create': async ({ businessId, body }) => {

@@ -8,6 +8,13 @@ import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { subscriptionPlanJson } from '../serialize.js';
 
+/** The business's plan `id`, or 404 (another business's plan is not found either). */
+export function subscriptionPlanOf(sandbox: SandboxContext, id: string, businessId: string) {
+  const found = sandbox.state.resources.get('subscription_plans', id, businessId);
+  if (!found) throw notFound('Subscription plan not found');
+  return found;
+}
+
 /** The subscription-plan operations. */
 export function subscriptionPlanHandlers(sandbox: SandboxContext): HandlersOf<'subscriptionPlans'> {
   const { state } = sandbox;
@@ -26,11 +33,7 @@ export function subscriptionPlanHandlers(sandbox: SandboxContext): HandlersOf<'s
       createdAt,
       updatedAt: new Date(),
     });
-  const plan = (id: string, businessId: string) => {
-    const found = state.resources.get('subscription_plans', id, businessId);
-    if (!found) throw notFound('Subscription plan not found');
-    return found;
-  };
+  const plan = (id: string, businessId: string) => subscriptionPlanOf(sandbox, id, businessId);
 
   return {
     // The service's create answers 200 with the plan (its subscription-plan OpenAPI), not 201.
