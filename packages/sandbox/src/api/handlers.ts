@@ -15,7 +15,7 @@ import { refundHandlers } from '../routes/refunds.js';
 import { subscriptionPlanHandlers } from '../routes/subscription-plans.js';
 import { transferHandlers } from '../routes/transfers.js';
 import { webhookEventHandlers } from '../routes/webhook-events.js';
-import type { OperationHandlers } from './operation-call.js';
+import type { OperationHandlers } from '../operation-call.js';
 
 /** Every operation's handler over one sandbox. */
 export function operationHandlers(sandbox: SandboxContext): OperationHandlers {

@@ -5,7 +5,7 @@
  */
 import type { ListKind } from '@paykit/core';
 import { cursorList, numberedList, paginate, readPageNumber, readPageSize } from '../paginate.js';
-import { ListItems } from './operation-call.js';
+import { ListItems } from '../operation-call.js';
 
 /** What a list's row says of its pages. */
 export interface ListRow {

@@ -9,7 +9,7 @@ import { call } from '@paykit/test-support/sandbox-calls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../start.js';
 import { chargeHandlers } from '../routes/charges.js';
-import type { HandlersOf, OperationHandler, OperationHandlers } from './operation-call.js';
+import type { HandlersOf, OperationHandler, OperationHandlers } from '../operation-call.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import type { ReadBodyOptions } from '../body.js';
 import type { SandboxEnv } from '../env.js';
 import { readOperationBody } from '../operation-body.js';
 import { listPage } from './list-page.js';
-import { ListItems, type OperationCall, type OperationHandlers } from './operation-call.js';
+import { ListItems, type OperationCall, type OperationHandlers } from '../operation-call.js';
 
 /** What the mount reads of a row, as plain types (a row's own type is one literal per operation). */
 interface MountedRow {

@@ -3,7 +3,7 @@
  * spec 2.6 shows it).
  */
 import { minorToMajor } from '@paykit/core';
-import { ListItems, type HandlersOf } from '../api/operation-call.js';
+import { ListItems, type HandlersOf } from '../operation-call.js';
 import { isoWithOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';

@@ -2,7 +2,7 @@
  * The business itself: its profile (`GET /v1/info`, any token), its account status, and the reads of its
  * beneficiaries (spec 4.3) and staff (4.4), with the spec's not-found texts.
  */
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 

@@ -1,7 +1,7 @@
 /**
  * `/v1/charges` (spec 4.10): list and read. The charge record is not shown by the spec; see core's `chargeSchema`.
  */
-import { ListItems, type HandlersOf } from '../api/operation-call.js';
+import { ListItems, type HandlersOf } from '../operation-call.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { chargeJson } from '../serialize.js';

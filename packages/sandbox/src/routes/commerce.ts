@@ -4,7 +4,7 @@
  * email, status and reference) and orders (list and read).
  */
 import { majorToMinor } from '@paykit/core';
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import { isoWithOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';

@@ -1,7 +1,7 @@
 /**
  * Customers (the `customer:*` scopes; the service's customers OpenAPI): create and list.
  */
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 

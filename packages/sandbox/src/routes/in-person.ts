@@ -2,7 +2,7 @@
  * In-person payments (spec 5.4.8): the business's terminals (as the service's card readers, page-numbered) and
  * its static QR codes (a cursor list).
  */
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import type { SandboxContext } from '../context.js';
 
 /** The terminal and QR-code operations. */

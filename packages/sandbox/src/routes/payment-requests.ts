@@ -3,7 +3,7 @@
  */
 import { majorToMinor, PaykitError } from '@paykit/core';
 import type { SandboxContext } from '../context.js';
-import { ListItems, type HandlersOf } from '../api/operation-call.js';
+import { ListItems, type HandlersOf } from '../operation-call.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { extrasFrom } from '../payment-request-extras.js';

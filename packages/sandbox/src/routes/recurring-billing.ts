@@ -4,7 +4,7 @@
  * card), list, read, update (`PUT`), cancel (`DELETE`), and charge the saved card.
  */
 import { majorToMinor } from '@paykit/core';
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';

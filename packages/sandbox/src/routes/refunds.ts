@@ -3,7 +3,7 @@
  * whole or in part; `GET /v1/refunds/{id}` reads one.
  */
 import { formatMinor, majorToMinor, minorToMajor, PaykitError } from '@paykit/core';
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import { isoUtcMicros, isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';

@@ -3,7 +3,7 @@
  * read, update (the whole plan again) and delete. Saved cards and subscriptions on them are recurring-billing.ts.
  */
 import { majorToMinor, type SubscriptionPlanCreateOutput } from '@paykit/core';
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { subscriptionPlanJson } from '../serialize.js';

@@ -4,7 +4,7 @@
  * (by beneficiary and status) and read.
  */
 import { PaykitError, type TransferEstimateOutput } from '@paykit/core';
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import { isoWithOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';

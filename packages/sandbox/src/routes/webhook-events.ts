@@ -5,7 +5,7 @@
  * `/v1` middleware refuses Bearer tokens before these run. Each business sees its own endpoints only.
  */
 import type { WebhookEventType } from '@paykit/core';
-import type { HandlersOf } from '../api/operation-call.js';
+import type { HandlersOf } from '../operation-call.js';
 import { isoWithOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';

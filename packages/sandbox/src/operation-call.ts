@@ -6,10 +6,10 @@
 import type { OperationFilters, OperationId, operations } from '@paykit/core';
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import type { Caller } from '../auth.js';
-import type { ReadBodyOptions } from '../body.js';
-import type { SandboxEnv } from '../env.js';
-import type { BodyOperationId, OperationBody } from '../operation-body.js';
+import type { Caller } from './auth.js';
+import type { ReadBodyOptions } from './body.js';
+import type { SandboxEnv } from './env.js';
+import type { BodyOperationId, OperationBody } from './operation-body.js';
 
 /** The path parameters of a template: `/v1/payment-requests/{id}` has `{ id: string }`. */
 type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
