@@ -47,7 +47,13 @@ describe('under injected API faults', () => {
       const failure = next<PaykitErrorEvent>(el, 'paykit-error');
       el.shadowRoot!.querySelector('button')!.click();
       const { detail } = await failure;
-      expect(detail.code).to.be.oneOf(['upstream_error', 'api_unreachable', 'network_error', 'upstream_invalid_response', 'timeout']);
+      expect(detail.code).to.be.oneOf([
+        'upstream_error',
+        'api_unreachable',
+        'network_error',
+        'upstream_invalid_response',
+        'timeout',
+      ]);
       expect(detail.message).to.match(/payment service/);
       expect((await backendState()).count).to.equal(before);
       await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
