@@ -1,30 +1,51 @@
 /**
- * Element tests in Debian's Chromium, against a real backend (see test-support/backend.ts). Run through
+ * Element tests in Chromium, Firefox ESR and WebKitGTK (Debian's three; `PAYKIT_BROWSERS=chromium` or any
+ * comma-separated subset runs fewer), against a real backend (see test-support/backend.ts). Run through
  * `node --import tsx` so that this config can start the TypeScript sandbox and handler. Modules resolve with
  * the `development` condition, as a dev server does: the elements carry their console diagnostics (`#dev`),
  * and Lit its dev mode. What the production build leaves out is checked on its bundles (`pnpm bench:sizes`).
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { ENGINE_NAMES, FIREFOX_PATH, selectedEngines, startWebKitDriver, WEBKIT_CAPABILITIES } from '@paykit/test-support/engines';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { webdriverLauncher } from '@web/test-runner-webdriver';
+import * as puppeteer from 'puppeteer-core';
 import { startTestBackend } from './test-support/backend.ts';
 import { reactAsEsm } from './test-support/react-as-esm.ts';
 
 const backend = await startTestBackend();
+const engines = selectedEngines();
+// WebKit: MiniBrowser under its own virtual display, driven over classic WebDriver (no BiDi in Debian's build).
+const webkit = engines.includes('webkit') ? await startWebKitDriver() : undefined;
+
+/** One launcher per engine. Firefox speaks WebDriver BiDi to puppeteer-core, no separate driver needed. */
+const launchers = {
+  chromium: () => chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } }),
+  firefox: () =>
+    chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true } }),
+  webkit: () =>
+    webdriverLauncher({
+      hostname: '127.0.0.1',
+      port: webkit.port,
+      logLevel: 'error',
+      capabilities: { ...WEBKIT_CAPABILITIES, 'wdio:enforceWebDriverClassic': true },
+    }),
+};
+console.log(`Element tests in ${engines.map((engine) => ENGINE_NAMES[engine]).join(', ')} (PAYKIT_BROWSERS picks)`);
 
 export default {
   files: 'src/**/*.test.ts',
   nodeResolve: { exportConditions: ['development'] },
   concurrency: 1,
+  // One browser at a time: the tests count what reached the shared backend (payment requests, callbacks).
+  concurrentBrowsers: 1,
   testFramework: { config: { timeout: 10_000 } },
   middleware: [backend.middleware],
   plugins: [
+    { name: 'paykit-webkit-driver', serverStop: () => webkit?.stop() },
     await reactAsEsm(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: new URL('./tsconfig.json', import.meta.url).pathname }),
   ],
-  browsers: [
-    chromeLauncher({
-      launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS },
-    }),
-  ],
+  browsers: engines.map((engine) => launchers[engine]()),
 };
