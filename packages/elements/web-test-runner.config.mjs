@@ -7,7 +7,13 @@
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { ENGINE_NAMES, FIREFOX_PATH, selectedEngines, startWebKitDriver, WEBKIT_CAPABILITIES } from '@paykit/test-support/engines';
+import {
+  ENGINE_NAMES,
+  FIREFOX_PATH,
+  selectedEngines,
+  startWebKitDriver,
+  webkitCapabilities,
+} from '@paykit/test-support/engines';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 import * as puppeteer from 'puppeteer-core';
@@ -21,7 +27,8 @@ const webkit = engines.includes('webkit') ? await startWebKitDriver() : undefine
 
 /** One launcher per engine. Firefox speaks WebDriver BiDi to puppeteer-core, no separate driver needed. */
 const launchers = {
-  chromium: () => chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } }),
+  chromium: () =>
+    chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } }),
   firefox: () =>
     chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true } }),
   webkit: () =>
@@ -29,7 +36,7 @@ const launchers = {
       hostname: '127.0.0.1',
       port: webkit.port,
       logLevel: 'error',
-      capabilities: { ...WEBKIT_CAPABILITIES, 'wdio:enforceWebDriverClassic': true },
+      capabilities: { ...webkitCapabilities({ allowPopups: true }), 'wdio:enforceWebDriverClassic': true },
     }),
 };
 console.log(`Element tests in ${engines.map((engine) => ENGINE_NAMES[engine]).join(', ')} (PAYKIT_BROWSERS picks)`);

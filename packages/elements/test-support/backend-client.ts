@@ -73,3 +73,28 @@ export async function consoleDuring(run: () => Promise<unknown>): Promise<string
   }
   return lines;
 }
+
+/** The engine this test page runs in (web-test-runner runs every file in Chromium, Firefox and WebKit). */
+export const engine: 'chromium' | 'firefox' | 'webkit' = / Firefox\//.test(navigator.userAgent)
+  ? 'firefox'
+  : / Chrome\//.test(navigator.userAgent)
+    ? 'chromium'
+    : 'webkit';
+
+/**
+ * `it`, except in `engines`, where the test is registered as skipped with its one-line `reason` in its title and
+ * in the browser's log (web-test-runner prints it under the file): no test is left out silently.
+ */
+export function itExcept(
+  engines: readonly (typeof engine)[],
+  reason: string,
+  title: string,
+  test: (this: Mocha.Context) => Promise<void>,
+): void {
+  if (!engines.includes(engine)) {
+    it(title, test);
+    return;
+  }
+  console.warn(`skipped in ${engine}: "${title}": ${reason}`);
+  it.skip(`${title} (skipped in ${engine}: ${reason})`, test);
+}

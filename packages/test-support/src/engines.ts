@@ -47,12 +47,14 @@ export const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64
 
 /**
  * The capabilities of a WebKitWebDriver session on MiniBrowser. `--automation` is what lets WebKitWebDriver
- * control it; WebDriver BiDi is not in Debian's WebKitWebDriver, so the classic protocol only.
+ * control it; WebDriver BiDi is not in Debian's WebKitWebDriver, so the classic protocol only. `allowPopups`
+ * lets scripts open windows without a user's click, as puppeteer's Chromium and Firefox do by default: the
+ * element tests click from script; the end-to-end tests click as a person does and keep WebKit's blocker.
  */
-export const WEBKIT_CAPABILITIES = {
-  browserName: 'MiniBrowser',
-  'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] },
-} as const;
+export function webkitCapabilities({ allowPopups = false } = {}): Record<string, unknown> {
+  const args = ['--automation', ...(allowPopups ? ['--javascript-can-open-windows-automatically=true'] : [])];
+  return { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args } };
+}
 
 /** A WebKitWebDriver server started by {@link startWebKitDriver}. */
 export interface WebKitDriver {

@@ -12,7 +12,7 @@ import type {
   PaykitPaymentCompletedEvent,
   PaykitPaymentFailedEvent,
 } from '../events.js';
-import { backendState, consoleDuring, next } from '../../test-support/backend-client.js';
+import { backendState, consoleDuring, itExcept, next } from '../../test-support/backend-client.js';
 import './define.js';
 import type { PaykitPayButton } from './pay-button.js';
 
@@ -119,23 +119,28 @@ describe('<paykit-pay-button drop-in>', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('a payment that fails in the overlay is shown as failed, and the next click makes a new payment request', async () => {
-    const el = await button();
-    const frame = await openOverlay(el);
-    const failed = next<PaykitPaymentFailedEvent>(el, 'paykit-payment-failed');
-    await sendKeys({ press: 'Tab' });
-    await sendKeys({ press: 'Tab' });
-    await sendKeys({ press: 'Enter' });
-    expect((await failed).detail.status).to.equal('failed');
-    await el.updateComplete;
-    const shown = el.shadowRoot!.querySelector('[part=error]')!;
-    expect(shown.getAttribute('role')).to.equal('alert');
-    expect(shown.textContent).to.equal('The payment failed.');
-    // Ready again once the outcome is shown.
-    await waitUntil(() => inner(el).getAttribute('aria-busy') === 'false');
-    const again = await openOverlay(el);
-    expect(again.pathname).to.not.equal(frame.pathname);
-  });
+  itExcept(
+    ['webkit'],
+    "two Tabs from the frame's selected method do not reach its 'Fail payment' in WebKit; the fail path runs there in test/e2e",
+    'a payment that fails in the overlay is shown as failed, and the next click makes a new payment request',
+    async () => {
+      const el = await button();
+      const frame = await openOverlay(el);
+      const failed = next<PaykitPaymentFailedEvent>(el, 'paykit-payment-failed');
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ press: 'Enter' });
+      expect((await failed).detail.status).to.equal('failed');
+      await el.updateComplete;
+      const shown = el.shadowRoot!.querySelector('[part=error]')!;
+      expect(shown.getAttribute('role')).to.equal('alert');
+      expect(shown.textContent).to.equal('The payment failed.');
+      // Ready again once the outcome is shown.
+      await waitUntil(() => inner(el).getAttribute('aria-busy') === 'false');
+      const again = await openOverlay(el);
+      expect(again.pathname).to.not.equal(frame.pathname);
+    },
+  );
 
   it('goes to return-url with the confirmed status (and no payment event of its own)', async () => {
     const el = await button({ returnUrl: '/shop/return?from=drop-in' });

@@ -14,5 +14,5 @@ export const returnStatusStyles = unsafeCSS(`
 [part=base]{padding:var(--paykit-return-padding,1em 1.25em);border-radius:var(--paykit-radius,6px);border:1px solid var(--paykit-return-border,#d1d5db);background:var(--paykit-return-background,transparent)}
 [data-state=completed]{border-color:var(--paykit-success-color,#15803d)}
 [data-state=failed],[data-state=canceled],[data-state=error]{border-color:var(--paykit-error-color,#b91c1c)}
-a,button{display:inline-flex;align-items:center;min-height:44px;font:inherit;color:var(--paykit-accent,#1a56db)}
+a,button{display:inline-flex;align-items:center;min-height:44px;font:inherit;color:var(--paykit-accent,#1a56db);background:none}
 `);

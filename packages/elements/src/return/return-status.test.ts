@@ -69,11 +69,13 @@ describe('<paykit-return>', () => {
     const id = await newPayment();
     await settle(id, 'succeeded');
     returnTo(`reference=${id}`);
-    const wrapper = await fixture<HTMLElement>(
-      html`<div lang="fr"><paykit-return endpoint="/detailed"></paykit-return></div>`,
-    );
-    const el = wrapper.querySelector('paykit-return')!;
+    // Listening before the element is in the page: the answer can come before a fixture's next frame (WebKit).
+    const wrapper = document.createElement('div');
+    wrapper.lang = 'fr';
+    const el = wrapper.appendChild(document.createElement('paykit-return'));
+    el.setAttribute('endpoint', '/detailed');
     const completed = next<PaykitPaymentCompletedEvent>(el, 'paykit-payment-completed');
+    document.body.append(wrapper);
     expect((await completed).detail).to.include({ purpose: 'Element test', reference: 'order-1042' });
     await el.updateComplete;
     expect(shown(part(el, 'message'))).to.equal('Paiement reçu. Merci !');
@@ -81,6 +83,7 @@ describe('<paykit-return>', () => {
     expect(shown(part(el, 'purpose'))).to.equal('Element test');
     expect(part(el, 'purpose')!.hidden).to.equal(false);
     expect(shown(part(el, 'reference'))).to.equal('Référence : order-1042');
+    wrapper.remove();
   });
 
   it('takes the words of a slot named after the state', async () => {
