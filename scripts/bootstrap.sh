@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes a machine ready for `npm run demo` and `npm test`: the pnpm that package.json pins (through
-# corepack, or npm when corepack cannot), the workspace's dependencies, with --browser a Chromium for
-# the browser tests ($CHROME_PATH, or Debian's /usr/bin/chromium, installed with apt-get when missing), and
+# corepack, or npm when corepack cannot), the workspace's dependencies, with --browser the three browsers of
+# the browser tests (Debian's chromium, firefox-esr and webkit2gtk-driver with xvfb, installed with apt-get when
+# missing; $CHROME_PATH / $FIREFOX_PATH instead), and
 # with --runtimes the runtimes of the server's matrix (Node 22 and 24, Bun, Deno, workerd; see
 # test/runtimes/runtimes.json) from the npm registry into ~/.cache/paykit/runtimes ($PAYKIT_RUNTIMES_DIR).
 # Idempotent, and silent when everything is already there.
@@ -23,7 +24,7 @@ for arg in "$@"; do
     --browser) want_browser=true ;;
     --runtimes) want_runtimes=true ;;
     -h | --help)
-      sed -n '2,9s/^# \{0,1\}//p' "$0"
+      sed -n '2,10s/^# \{0,1\}//p' "$0"
       exit 0
       ;;
     *) die "unknown argument \"$arg\" (usage: bash scripts/bootstrap.sh [--browser] [--runtimes])" ;;
@@ -104,24 +105,37 @@ if $want_runtimes; then
   ')
 fi
 
-# --- Chromium, for the browser and end-to-end tests --------------------------------------------------------
+# --- the browsers of the browser and end-to-end tests: Chromium, Firefox ESR, WebKitGTK ---------------------------
+# Debian's, each from its package (builds that download themselves cannot be fetched on these machines): chromium
+# ($CHROME_PATH instead when set), firefox-esr (driven over WebDriver BiDi, no driver needed), webkit2gtk-driver
+# (WebKitWebDriver and MiniBrowser) and xvfb (MiniBrowser has no headless mode). One apt-get for what is missing.
 if $want_browser; then
-  if [ -n "${CHROME_PATH:-}" ]; then
-    [ -x "$CHROME_PATH" ] || die "CHROME_PATH=$CHROME_PATH is not an executable; unset it to use Debian's /usr/bin/chromium"
-  elif [ ! -x /usr/bin/chromium ]; then
-    say "installing Debian's chromium for the browser tests (apt-get install chromium)"
+  if [ -n "${CHROME_PATH:-}" ] && [ ! -x "$CHROME_PATH" ]; then
+    die "CHROME_PATH=$CHROME_PATH is not an executable; unset it to use Debian's /usr/bin/chromium"
+  fi
+  missing=()
+  [ -n "${CHROME_PATH:-}" ] || [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -n "${FIREFOX_PATH:-}" ] || [ -x /usr/lib/firefox-esr/firefox-esr ] || missing+=(firefox-esr)
+  command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
+  command -v xvfb-run >/dev/null || missing+=(xvfb)
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing Debian's ${missing[*]} for the browser tests (apt-get install)"
     command -v apt-get >/dev/null ||
-      die "no /usr/bin/chromium and no apt-get: install Chromium and set CHROME_PATH to its executable"
+      die "missing ${missing[*]} and no apt-get: install them (or set CHROME_PATH / FIREFOX_PATH to the browsers)"
     if [ "$(id -u)" -eq 0 ]; then
       as_root=()
     elif command -v sudo >/dev/null; then
       as_root=(sudo)
     else
-      die "installing chromium needs root: run \`apt-get install -y chromium\` as root, or set CHROME_PATH"
+      die "installing ${missing[*]} needs root: run \`apt-get install -y ${missing[*]}\` as root"
     fi
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-    [ -x /usr/bin/chromium ] || die "apt-get installed chromium but /usr/bin/chromium is missing; set CHROME_PATH"
-    say "chromium installed at /usr/bin/chromium"
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    [ -n "${CHROME_PATH:-}" ] || [ -x /usr/bin/chromium ] || die "apt-get installed chromium but /usr/bin/chromium is missing; set CHROME_PATH"
+    [ -n "${FIREFOX_PATH:-}" ] || [ -x /usr/lib/firefox-esr/firefox-esr ] ||
+      die "apt-get installed firefox-esr but /usr/lib/firefox-esr/firefox-esr is missing; set FIREFOX_PATH"
+    command -v WebKitWebDriver >/dev/null || die "apt-get installed webkit2gtk-driver but WebKitWebDriver is not on PATH"
+    command -v xvfb-run >/dev/null || die "apt-get installed xvfb but xvfb-run is not on PATH"
+    say "browsers ready: ${missing[*]}"
   fi
 fi

@@ -77,7 +77,7 @@ export async function consoleDuring(run: () => Promise<unknown>): Promise<string
 /** The engine this test page runs in (web-test-runner runs every file in Chromium, Firefox and WebKit). */
 export const engine: 'chromium' | 'firefox' | 'webkit' = / Firefox\//.test(navigator.userAgent)
   ? 'firefox'
-  : / Chrome\//.test(navigator.userAgent)
+  : /Chrome\//.test(navigator.userAgent)
     ? 'chromium'
     : 'webkit';
 
