@@ -185,7 +185,7 @@ function dropInOutcomePage(c: Context, mode: DropInMode, id: string, outcome: Dr
  * nobody, as every page but the drop-in.
  */
 function refusedFramePage(c: Context) {
-  c.header('content-security-policy', "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'");
+  c.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src data:; frame-ancestors 'none'; base-uri 'none'");
   return c.html(
     page(
       'Not available',
@@ -219,7 +219,7 @@ function setPageHeaders(c: Context, request: PaymentRequestRecord): void {
   const returnOrigin = request.redirectUrl ? new URL(request.redirectUrl).origin : '';
   c.header(
     'content-security-policy',
-    `default-src 'none'; style-src 'self'; form-action 'self' ${returnOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'self'; img-src data:; form-action 'self' ${returnOrigin}; frame-ancestors 'none'; base-uri 'none'`,
   );
   c.header('referrer-policy', 'no-referrer');
 }

@@ -51,6 +51,8 @@ export function setDropInHeaders(c: Context, mode: DropInMode): void {
     [
       "default-src 'none'",
       "style-src 'self'",
+      // The layout's empty data: icon, so that the browser fetches no /favicon.ico (see layout.ts).
+      "img-src data:",
       "script-src 'self'",
       "form-action 'self'",
       `frame-ancestors ${mode.parent}`,

@@ -5,6 +5,8 @@ import type { HtmlEscapedString } from 'hono/utils/html';
  * The frame of every sandbox page: a banner that says this is the sandbox, the page in a `<main>`, and the
  * sandbox stylesheet (`/_assets/sandbox.css`, see styles.ts). `title` goes before "Payments sandbox" in the tab.
  * `wide` widens the column for pages of tables and logs (the dashboard's webhooks); a phone sees no difference.
+ * The empty `data:` icon (allowed by each page's `img-src data:`) stands in for `/favicon.ico`: Firefox and
+ * WebKit fetch that by themselves when a page names no icon, and `default-src 'none'` blocked and reported it.
  */
 export function page(
   title: string,
@@ -20,6 +22,7 @@ export function page(
         <meta name="color-scheme" content="light dark" />
         <title>${title} · Payments sandbox</title>
         <link rel="stylesheet" href="/_assets/sandbox.css" />
+        <link rel="icon" href="data:," />
       </head>
       <body>
         <header class="banner">Payments sandbox: test mode, no real money moves</header>

@@ -165,7 +165,7 @@ function setPageHeaders(c: Context, record: SavedCardJson): void {
   const returnOrigin = redirect ? new URL(redirect).origin : '';
   c.header(
     'content-security-policy',
-    `default-src 'none'; style-src 'self'; form-action 'self' ${returnOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'self'; img-src data:; form-action 'self' ${returnOrigin}; frame-ancestors 'none'; base-uri 'none'`,
   );
   c.header('referrer-policy', 'no-referrer');
 }

@@ -56,7 +56,7 @@ export function postedFromHere(c: Context): boolean {
 export function protectPage(c: Context): void {
   c.header(
     'content-security-policy',
-    "default-src 'none'; style-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; img-src data:; form-action 'self' http: https:; frame-ancestors 'none'",
   );
   c.header('x-frame-options', 'DENY');
   c.header('referrer-policy', 'no-referrer');
