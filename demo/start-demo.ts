@@ -52,6 +52,11 @@ export interface RunningDemo {
   readonly orders: OrderBook;
   /** The demo platform (`/platform`). */
   readonly platform: PlatformDemo;
+  /**
+   * Content-Security-Policy violations browsers reported for the shop's pages (`report-uri /csp-reports`), each
+   * report's JSON body as sent, the latest 100; each is also printed. The end-to-end tests expect none.
+   */
+  readonly cspReports: readonly unknown[];
   close(): Promise<void>;
 }
 
@@ -105,10 +110,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   });
   let paykit: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let platform: { demo: PlatformDemo; listener: (req: IncomingMessage, res: ServerResponse) => void } | undefined;
+  const cspReports: unknown[] = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://demo').pathname;
     if (path === '/paykit' || path.startsWith('/paykit/')) return paykit?.(req, res);
     if (path.startsWith('/platform/paykit/')) return platform?.listener(req, res);
+    if (path === '/csp-reports' && req.method === 'POST') return receiveCspReport(req, res, cspReports);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
     if (path === '/') return page(res, storePage(PRODUCTS, sandbox.url), sandbox.url);
     if (path === '/themes') return page(res, themesPage(sandbox.url), sandbox.url);
@@ -242,8 +249,30 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     sandbox,
     orders,
     platform: platformDemo,
+    cspReports,
     close,
   };
+}
+
+/**
+ * Keeps a browser's CSP violation report (the latest 100) and prints it: a page of the demo that breaks its own
+ * policy in some browser says so where the demo runs, and the end-to-end tests fail on it in every engine.
+ */
+function receiveCspReport(req: IncomingMessage, res: ServerResponse, reports: unknown[]): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    let report: unknown;
+    try {
+      report = JSON.parse(Buffer.concat(chunks).toString('utf8').slice(0, 10_000));
+    } catch {
+      report = null;
+    }
+    reports.push(report);
+    reports.splice(0, Math.max(0, reports.length - 100));
+    console.warn(`[demo] a browser reported a Content-Security-Policy violation: ${JSON.stringify(report)}`);
+    res.writeHead(204).end();
+  });
 }
 
 /**
@@ -297,6 +326,7 @@ function page(
       `frame-ancestors ${frames.frameAncestors ?? "'none'"}`,
       "require-trusted-types-for 'script'",
       `trusted-types ${policies}${dropIn ? ' paykit-drop-in' : ''}`,
+      'report-uri /csp-reports',
     ].join('; '),
   );
   // The return page's URL carries a reference (and, on a platform, an OAuth code): it must not leak onwards.

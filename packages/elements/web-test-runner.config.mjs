@@ -39,6 +39,7 @@ const launchers = {
       capabilities: { ...webkitCapabilities({ allowPopups: true }), 'wdio:enforceWebDriverClassic': true },
     }),
 };
+// eslint-disable-next-line no-console
 console.log(`Element tests in ${engines.map((engine) => ENGINE_NAMES[engine]).join(', ')} (PAYKIT_BROWSERS picks)`);
 
 export default {

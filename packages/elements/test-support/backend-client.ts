@@ -1,3 +1,4 @@
+/// <reference types="mocha" />
 /**
  * The browser side of the element tests' backend (backend.ts beside this file runs in Node, inside
  * web-test-runner): imported by the element tests under `src`, never shipped. What the element tests learn
@@ -95,6 +96,7 @@ export function itExcept(
     it(title, test);
     return;
   }
+  // eslint-disable-next-line no-console
   console.warn(`skipped in ${engine}: "${title}": ${reason}`);
   it.skip(`${title} (skipped in ${engine}: ${reason})`, test);
 }

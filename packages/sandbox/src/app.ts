@@ -51,6 +51,14 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   app.route('/_sandbox', controlRoutes(sandbox));
   app.route('/checkout', checkoutPages(sandbox));
   app.route('/terminal', terminalPages(sandbox));
+  // The hosted pages' policies report here (CSP_REPORT in pages/layout.ts); kept for tests and `GET` to read.
+  app.post('/_sandbox/csp-reports', async (c) => {
+    const report: unknown = JSON.parse((await c.req.text()) || 'null');
+    sandbox.cspReports.push(report);
+    sandbox.cspReports.splice(0, Math.max(0, sandbox.cspReports.length - 100));
+    return c.body(null, 204);
+  });
+  app.get('/_sandbox/csp-reports', (c) => c.json(sandbox.cspReports));
   app.get('/_assets/sandbox.css', (c) => c.body(SANDBOX_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
   // The drop-in script at the service's path, for merchants' pages (any origin: a classic script needs no CORS; the
   // resource policy lets a page that requires it, COEP, load it), and the script of the checkout's drop-in mode.

@@ -16,6 +16,12 @@ export interface SandboxContext {
   readonly tokenRateLimit: RateLimit;
   /** The fixed segment of `GET /v1/balances/{segment}/transactions` (spec 4.6 withholds it). Default `processor`. */
   readonly balanceProcessorSegment: string;
+  /**
+   * Content-Security-Policy violations that browsers reported for the sandbox's own pages (`report-uri
+   * /_sandbox/csp-reports`, each report's JSON body as sent, the latest 100): a hosted page that breaks its own
+   * policy in some browser shows up here, whatever drives that browser.
+   */
+  readonly cspReports: unknown[];
   /** The origin the sandbox is reachable at, e.g. `http://127.0.0.1:4010` (checkout URLs start with it). */
   readonly publicUrl: () => string;
 }

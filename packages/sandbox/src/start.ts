@@ -74,6 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     oauth: new OAuthState(options.oauth?.accessTokenTtlSeconds),
     faults: new Faults(),
     balanceProcessorSegment: options.balanceProcessorSegment ?? 'processor',
+    cspReports: [],
     tokenRateLimit: new RateLimit(options.oauth?.tokenRequestsPerMinute ?? 90, 60_000),
     publicUrl: () => url,
   };

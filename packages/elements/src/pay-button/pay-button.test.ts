@@ -81,7 +81,7 @@ describe('<paykit-pay-button>', () => {
   for (const [name, key] of [
     ['Enter', 'Enter'],
     ['Space', ' '],
-  ]) {
+  ] as const) {
     it(`works from the keyboard: focus lands on the button and ${name} activates it`, async () => {
       const el = await button();
       el.focus();

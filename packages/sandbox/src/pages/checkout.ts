@@ -14,7 +14,7 @@ import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { completePayment } from '../payments.js';
 import type { PaymentRequestRecord } from '../state.js';
-import { page } from './layout.js';
+import { CSP_REPORT, page } from './layout.js';
 import { formatMoney } from './money.js';
 import { paymentMethodLabel } from './payment-methods.js';
 import { recurringCheckoutPages } from './recurring-checkout.js';
@@ -185,7 +185,10 @@ function dropInOutcomePage(c: Context, mode: DropInMode, id: string, outcome: Dr
  * nobody, as every page but the drop-in.
  */
 function refusedFramePage(c: Context) {
-  c.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src data:; frame-ancestors 'none'; base-uri 'none'");
+  c.header(
+    'content-security-policy',
+    `default-src 'none'; style-src 'self'; img-src data:; frame-ancestors 'none'; base-uri 'none'; ${CSP_REPORT}`,
+  );
   return c.html(
     page(
       'Not available',
@@ -219,7 +222,7 @@ function setPageHeaders(c: Context, request: PaymentRequestRecord): void {
   const returnOrigin = request.redirectUrl ? new URL(request.redirectUrl).origin : '';
   c.header(
     'content-security-policy',
-    `default-src 'none'; style-src 'self'; img-src data:; form-action 'self' ${returnOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'self'; img-src data:; form-action 'self' ${returnOrigin}; frame-ancestors 'none'; base-uri 'none'; ${CSP_REPORT}`,
   );
   c.header('referrer-policy', 'no-referrer');
 }

@@ -10,6 +10,7 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import type { PaymentRequestRecord } from '../state.js';
+import { CSP_REPORT } from './layout.js';
 
 /** The path of the frame's script, on the sandbox's origin. */
 export const DROP_IN_FRAME_SCRIPT_PATH = '/_assets/drop-in-frame.js';
@@ -52,13 +53,14 @@ export function setDropInHeaders(c: Context, mode: DropInMode): void {
       "default-src 'none'",
       "style-src 'self'",
       // The layout's empty data: icon, so that the browser fetches no /favicon.ico (see layout.ts).
-      "img-src data:",
+      'img-src data:',
       "script-src 'self'",
       "form-action 'self'",
       `frame-ancestors ${mode.parent}`,
       "base-uri 'none'",
       "require-trusted-types-for 'script'",
       "trusted-types 'none'",
+      CSP_REPORT,
     ].join('; '),
   );
   c.header('referrer-policy', 'no-referrer');

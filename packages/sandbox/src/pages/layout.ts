@@ -2,6 +2,12 @@ import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 
 /**
+ * Where every hosted page's policy reports its violations (`POST /_sandbox/csp-reports`, kept in
+ * `context.cspReports`): the end-to-end tests read them in every engine, the pages' own words for what broke.
+ */
+export const CSP_REPORT = 'report-uri /_sandbox/csp-reports';
+
+/**
  * The frame of every sandbox page: a banner that says this is the sandbox, the page in a `<main>`, and the
  * sandbox stylesheet (`/_assets/sandbox.css`, see styles.ts). `title` goes before "Payments sandbox" in the tab.
  * `wide` widens the column for pages of tables and logs (the dashboard's webhooks); a phone sees no difference.

@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { readTestCard, saveCard, type SavedCardJson } from '../saved-cards.js';
-import { page } from './layout.js';
+import { CSP_REPORT, page } from './layout.js';
 import { formatMoney } from './money.js';
 import { majorToMinor } from '@paykit/core';
 import { readPageForm } from '../body.js';
@@ -165,7 +165,7 @@ function setPageHeaders(c: Context, record: SavedCardJson): void {
   const returnOrigin = redirect ? new URL(redirect).origin : '';
   c.header(
     'content-security-policy',
-    `default-src 'none'; style-src 'self'; img-src data:; form-action 'self' ${returnOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'self'; img-src data:; form-action 'self' ${returnOrigin}; frame-ancestors 'none'; base-uri 'none'; ${CSP_REPORT}`,
   );
   c.header('referrer-policy', 'no-referrer');
 }

@@ -6,6 +6,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { OAuthState, User } from '../oauth/oauth-state.js';
+import { CSP_REPORT } from './layout.js';
 
 const COOKIE = 'paykit_sandbox_session';
 
@@ -56,7 +57,7 @@ export function postedFromHere(c: Context): boolean {
 export function protectPage(c: Context): void {
   c.header(
     'content-security-policy',
-    "default-src 'none'; style-src 'self'; img-src data:; form-action 'self' http: https:; frame-ancestors 'none'",
+    `default-src 'none'; style-src 'self'; img-src data:; form-action 'self' http: https:; frame-ancestors 'none'; ${CSP_REPORT}`,
   );
   c.header('x-frame-options', 'DENY');
   c.header('referrer-policy', 'no-referrer');

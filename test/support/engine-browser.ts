@@ -1,0 +1,292 @@
+/**
+ * One small shopper's browser API over the three engines of the end-to-end tests: Chromium and Firefox through
+ * puppeteer-core (CDP and WebDriver BiDi: Debian's Firefox ESR needs no driver), WebKitGTK through classic
+ * WebDriver (WebKitWebDriver drives MiniBrowser under a virtual display; it has no BiDi). Playwright cannot drive
+ * the distributions' Firefox and WebKit (its own builds download themselves), so the flows that must pass in
+ * every engine are written against this: open a page, click a button or link by its words (through shadow
+ * roots, as a person clicks, with real input events), fill a field by its label, read text, wait for an address.
+ *
+ * `problems()` are what the pages said went wrong: uncaught errors and unhandled rejections, console errors, and
+ * the Content-Security-Policy violations the page saw. Under puppeteer these are the browser's own events, from
+ * the first script on; under classic WebDriver (WebKit) a listener is put in each document once it has loaded,
+ * so an error thrown while it loads shows only through its effect (the flow then fails). The violations are also
+ * reported by the browsers to the demo and the sandbox (`report-uri`), in every engine: the tests read both.
+ */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
+import { FIREFOX_PATH, startWebKitDriver, webkitCapabilities, type Engine } from '@paykit/test-support/engines';
+import puppeteer, {
+  type Browser as PuppeteerBrowser,
+  type BrowserContext,
+  type ElementHandle,
+  type Page,
+} from 'puppeteer-core';
+
+/** A tab a test drives. */
+export interface Tab {
+  goto(url: string): Promise<void>;
+  /** Clicks the button or link whose words match `name` (a paykit element's inner button by its host's words). */
+  click(name: string | RegExp): Promise<void>;
+  /** Types `value` into the field whose label contains `label`. */
+  fill(label: string, value: string): Promise<void>;
+  url(): Promise<URL>;
+  /** Waits until the address passes `test`; resolves with it. */
+  waitForUrl(test: (url: URL) => boolean, timeoutMs?: number): Promise<URL>;
+  /** The text of the element at `path`: each selector inside the previous one's shadow root (or itself). */
+  text(...path: string[]): Promise<string | null>;
+  /** Whether a button or link whose words match `name` is on the page. */
+  has(name: string | RegExp): Promise<boolean>;
+  /** Uncaught errors, console errors and CSP violations of every page this tab showed. */
+  problems(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** A running browser of one engine. */
+export interface EngineBrowser {
+  readonly engine: Engine;
+  newTab(): Promise<Tab>;
+  /** Closes every tab still open (after a failed test: WebKitWebDriver holds one session at a time). */
+  closeTabs(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * In the page: the clickable element whose words match, searched in the document and every open shadow root.
+ * A paykit element counts as its inner button, named by the host's (slotted) words, as its accessible name is.
+ */
+const FIND = `(source, flags) => {
+  const words = new RegExp(source, flags);
+  const named = (el) => (el.textContent || el.value || '').replace(/\\s+/g, ' ').trim();
+  const search = (root) => {
+    for (const el of root.querySelectorAll('button, a[href], input[type=submit], paykit-pay-button, paykit-connect-button')) {
+      if (el.shadowRoot && el.localName.startsWith('paykit-')) {
+        const inner = el.shadowRoot.querySelector('button');
+        if (inner && words.test(named(el))) return inner;
+      } else if (words.test(named(el))) return el;
+    }
+    for (const host of root.querySelectorAll('*')) {
+      if (host.shadowRoot) {
+        const found = search(host.shadowRoot);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  return search(document);
+}`;
+
+/** In the page: the field a label containing `label` names. */
+const FIELD = `(label) => [...document.querySelectorAll('label')].find((l) => l.textContent.includes(label))?.control ?? null`;
+
+/** In the page: the text at a path of selectors through shadow roots. */
+const TEXT = `(path) => {
+  let root = document;
+  let el = null;
+  for (const selector of path) {
+    el = root.querySelector(selector);
+    if (!el) return null;
+    root = el.shadowRoot ?? el;
+  }
+  return el.textContent;
+}`;
+
+/** In the page: records what goes wrong from now on, once per document (WebKit, after load). */
+const LISTEN = `() => {
+  if (window.__paykitProblems) return;
+  const problems = (window.__paykitProblems = []);
+  addEventListener('error', (event) => problems.push('uncaught: ' + (event.error?.stack || event.message)));
+  addEventListener('unhandledrejection', (event) => problems.push('unhandled rejection: ' + String(event.reason)));
+  document.addEventListener('securitypolicyviolation', (event) =>
+    problems.push('CSP violation: ' + event.violatedDirective + ' blocked ' + event.blockedURI));
+  const error = console.error;
+  console.error = (...args) => { problems.push('console.error: ' + args.map(String).join(' ')); error.apply(console, args); };
+}`;
+
+const pattern = (name: string | RegExp): [string, string] =>
+  typeof name === 'string' ? [`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, ''] : [name.source, name.flags];
+
+async function poll<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Launches `engine`. */
+export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
+  return engine === 'webkit' ? launchWebKit() : launchPuppeteer(engine);
+}
+
+async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBrowser> {
+  const browser: PuppeteerBrowser =
+    engine === 'chromium'
+      ? await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+      : await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+  const contexts = new Set<BrowserContext>();
+  return {
+    engine,
+    async closeTabs() {
+      for (const context of contexts) await context.close().catch(() => undefined);
+      contexts.clear();
+    },
+    async newTab() {
+      // A context of its own per tab: no cookie or storage shared with another test.
+      const context = await browser.createBrowserContext();
+      contexts.add(context);
+      const page: Page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`uncaught: ${String(error)}`));
+      await page.evaluateOnNewDocument(`(${LISTEN})()`);
+      const find = async (name: string | RegExp): Promise<ElementHandle<Element> | null> => {
+        const handle = await page.evaluateHandle(`(${FIND})(...${JSON.stringify(pattern(name))})`);
+        const element = handle.asElement() as ElementHandle<Element> | null;
+        if (!element) await handle.dispose();
+        return element;
+      };
+      const seen = async (): Promise<string[]> => {
+        // CSP violations only: errors are heard from the browser itself (above), which sees them from the start.
+        const inPage = await page.evaluate('window.__paykitProblems || []').catch(() => []);
+        return (inPage as string[]).filter((line) => line.startsWith('CSP'));
+      };
+      const csp: string[] = [];
+      const keep = async () => csp.push(...(await seen()));
+      return {
+        async goto(url) {
+          await keep();
+          await page.goto(url);
+        },
+        async click(name) {
+          const element = await poll(async () => (await find(name)) ?? undefined, `a button or link "${name}"`);
+          await keep();
+          await element.click();
+        },
+        async fill(label, value) {
+          const field = await poll(
+            async () => (await page.evaluateHandle(`(${FIELD})(${JSON.stringify(label)})`)).asElement() ?? undefined,
+            `a field labelled "${label}"`,
+          );
+          await (field as ElementHandle<Element>).type(value);
+        },
+        url: async () => new URL(page.url()),
+        waitForUrl: (test, timeoutMs) =>
+          poll(
+            async () => {
+              const url = new URL(page.url());
+              return test(url) ? url : undefined;
+            },
+            'the address',
+            timeoutMs,
+          ),
+        text: async (...path) => (await page.evaluate(`(${TEXT})(${JSON.stringify(path)})`)) as string | null,
+        has: async (name) => (await find(name)) !== null,
+        async problems() {
+          await keep();
+          return [...problems, ...new Set(csp)];
+        },
+        async close() {
+          contexts.delete(context);
+          await context.close();
+        },
+      };
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** A W3C WebDriver element reference. */
+const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
+
+async function launchWebKit(): Promise<EngineBrowser> {
+  const driver = await startWebKitDriver();
+  const base = `http://127.0.0.1:${driver.port}`;
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const answer = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const { value } = (await answer.json()) as { value: unknown };
+    if (!answer.ok) throw new Error(`WebDriver ${method} ${path}: ${JSON.stringify(value)}`);
+    return value;
+  };
+  const sessions = new Set<string>();
+  const closeAll = async (): Promise<void> => {
+    for (const id of sessions) await call('DELETE', `/session/${id}`).catch(() => undefined);
+    sessions.clear();
+  };
+  return {
+    engine: 'webkit',
+    closeTabs: closeAll,
+    async newTab() {
+      // A session of its own per tab: a new MiniBrowser, no cookie or storage shared with another test.
+      const { sessionId } = (await call('POST', '/session', {
+        capabilities: { alwaysMatch: webkitCapabilities() },
+      })) as { sessionId: string };
+      sessions.add(sessionId);
+      const session = `/session/${sessionId}`;
+      const run = (script: string, args: unknown[] = []) => call('POST', `${session}/execute/sync`, { script, args });
+      const problems: string[] = [];
+      /** Collects the current document's problems, and listens in it if it is new. */
+      const harvest = async (): Promise<void> => {
+        const found = (await run(
+          `const seen = window.__paykitProblems ? window.__paykitProblems.splice(0) : []; (${LISTEN})(); return seen;`,
+        ).catch(() => [])) as string[];
+        problems.push(...found);
+      };
+      const find = async (name: string | RegExp): Promise<string | undefined> => {
+        const found = (await run(`return (${FIND})(...arguments)`, pattern(name))) as Record<string, string> | null;
+        return found?.[ELEMENT];
+      };
+      return {
+        async goto(url) {
+          await harvest();
+          await call('POST', `${session}/url`, { url });
+          await harvest();
+        },
+        async click(name) {
+          const id = await poll(() => find(name), `a button or link "${name}"`);
+          await harvest();
+          await call('POST', `${session}/element/${id}/click`, {});
+        },
+        async fill(label, value) {
+          const field = await poll(async () => {
+            const found = (await run(`return (${FIELD})(arguments[0])`, [label])) as Record<string, string> | null;
+            return found?.[ELEMENT];
+          }, `a field labelled "${label}"`);
+          await call('POST', `${session}/element/${field}/value`, { text: value });
+        },
+        url: async () => new URL((await call('GET', `${session}/url`)) as string),
+        waitForUrl: (test, timeoutMs) =>
+          poll(
+            async () => {
+              const url = new URL((await call('GET', `${session}/url`)) as string);
+              if (!test(url)) return undefined;
+              await harvest();
+              return url;
+            },
+            'the address',
+            timeoutMs,
+          ),
+        text: async (...path) => (await run(`return (${TEXT})(arguments[0])`, [path])) as string | null,
+        has: async (name) => (await find(name)) !== undefined,
+        async problems() {
+          await harvest();
+          return [...problems];
+        },
+        async close() {
+          sessions.delete(sessionId);
+          await call('DELETE', session).catch(() => undefined);
+        },
+      };
+    },
+    async close() {
+      await closeAll();
+      await driver.stop();
+    },
+  };
+}
