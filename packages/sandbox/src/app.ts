@@ -53,7 +53,12 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   app.route('/terminal', terminalPages(sandbox));
   // The hosted pages' policies report here (CSP_REPORT in pages/layout.ts); kept for tests and `GET` to read.
   app.post('/_sandbox/csp-reports', async (c) => {
-    const report: unknown = JSON.parse((await c.req.text()) || 'null');
+    let report: unknown = null;
+    try {
+      report = JSON.parse(await c.req.text());
+    } catch {
+      // Kept as null: a report that is not JSON still says a browser saw a violation.
+    }
     sandbox.cspReports.push(report);
     sandbox.cspReports.splice(0, Math.max(0, sandbox.cspReports.length - 100));
     return c.body(null, 204);

@@ -51,6 +51,34 @@ describe('checkout page', () => {
     expect(response.headers.get('content-security-policy')).toContain("form-action 'self' https://shop.test");
   });
 
+  it('names an empty icon its policy allows, so that no browser fetches /favicon.ico against it', async () => {
+    const response = await fetch((await create()).url);
+    expect(await response.text()).toContain('<link rel="icon" href="data:," />');
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain('img-src data:');
+    expect(policy).toContain('report-uri /_sandbox/csp-reports');
+  });
+
+  it('keeps the violations browsers report (the latest 100), and a reset forgets them', async () => {
+    const report = { 'csp-report': { 'blocked-uri': `${sandbox.url}/favicon.ico`, 'violated-directive': 'img-src' } };
+    const sent = await fetch(`${sandbox.url}/_sandbox/csp-reports`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/csp-report' },
+      body: JSON.stringify(report),
+    });
+    expect(sent.status).toBe(204);
+    expect(await (await fetch(`${sandbox.url}/_sandbox/csp-reports`)).json()).toEqual([report]);
+    for (let i = 0; i < 120; i++) {
+      await fetch(`${sandbox.url}/_sandbox/csp-reports`, { method: 'POST', body: JSON.stringify({ i }) });
+    }
+    const kept = sandbox.context.cspReports;
+    expect(kept).toHaveLength(100);
+    expect(kept.at(-1)).toEqual({ i: 119 });
+    await call(sandbox, 'POST', '/_sandbox/reset');
+    expect(await (await fetch(`${sandbox.url}/_sandbox/csp-reports`)).json()).toEqual([]);
+  });
+
   it.each([
     ['succeeded', 'completed'],
     ['failed', 'failed'],

@@ -34,8 +34,10 @@ export function controlRoutes(sandbox: SandboxContext): Hono {
     routes.route('/', concern(sandbox));
   }
 
-  // Back to the seed: state, OAuth, deliveries, rate-limit counters and armed faults, so that tests start equal.
+  // Back to the seed: state, OAuth, deliveries, rate-limit counters, armed faults and CSP reports, so that tests
+  // start equal.
   routes.post('/reset', (c) => {
+    sandbox.cspReports.length = 0;
     sandbox.webhooks.reset();
     sandbox.state.reset();
     sandbox.oauth.reset();
