@@ -43,8 +43,10 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
       signal: controller.signal,
     });
     body = await response.json().catch(() => undefined);
-  } catch (error) {
-    if (signal?.aborted) throw error;
+  } catch {
+    // The caller's own reason (an AbortError when it gave none): WebKit's fetch (Safari 15.4, WebKitGTK 2.50) rejects
+    // with a plain AbortError instead.
+    if (signal?.aborted) throw signal.reason;
     throw controller.signal.aborted
       ? new PaykitError('timeout', text().timeout)
       : new PaykitError('network_error', text().network);
