@@ -1,7 +1,6 @@
 import { startTestPostgres, testTablePrefix, type TestPostgres } from '@paykit/test-support/postgres';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStores } from './create-postgres-stores.js';
 import { STORE_UNAVAILABLE_MESSAGE } from './store-errors.js';
@@ -129,7 +128,9 @@ describe('the stores while the database is down', () => {
       encryptionKey: randomBytes(32),
       tablePrefix: prefix,
     });
-    const sql = new pg.Pool({ connectionString: server.url, max: 1 });
+    // A client, not a pool: a pool's end() resolves before its connections have closed, and this server is
+    // stopped right after the test, whose 57P01 on a connection still closing would reach the pool's 'error'.
+    const sql = await server.connect();
     try {
       await sql.query(`DROP TABLE ${prefix}events`);
       const error = await Promise.resolve()
