@@ -2,7 +2,7 @@
  * One JSON call to the merchant's backend. Every failure becomes a `PaykitError` with a stable code and a
  * message a shopper can read: the backend's own, or one of ours when the backend could not be understood.
  */
-import { PaykitError, type ErrorCode } from '@paykit/core/browser';
+import { PaykitError, type ErrorCode, type PAYMENT_FIELDS, type REQUIRED_PAYMENT_FIELDS } from '@paykit/core/browser';
 import { text } from './messages.js';
 import type { PaymentStatus } from './types.js';
 
@@ -68,19 +68,22 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
 }
 
 /**
- * The payment of an answer: `id`, `status`, `amount` and `currency`, each a non-empty string, or
- * `upstream_invalid_response`; and `purpose` and `reference` when the backend sends them as strings. Both the
- * checkout's start and the return page read these.
+ * The payment of an answer: core's `PAYMENT_FIELDS`, each a non-empty string (the required ones, or
+ * `upstream_invalid_response`; the others when the backend sends them). Both the checkout's start and the return
+ * page read these.
  */
 export function paymentOf(answer: Record<string, unknown>): PaymentStatus {
   const payment: Record<string, string> = {};
-  ['id', 'status', 'amount', 'currency', 'purpose', 'reference'].forEach((name, index) => {
+  // Core's list, written out: importing it would cost every page its bytes; the types hold it to core's.
+  const fields: typeof PAYMENT_FIELDS = ['id', 'status', 'amount', 'currency', 'purpose', 'reference'];
+  const required: typeof REQUIRED_PAYMENT_FIELDS = 4;
+  fields.forEach((name, index) => {
     const value = answer[name];
     if (typeof value === 'string' && value) payment[name] = value;
-    // The first four are required; the last two are shown when present.
-    else if (index < 4) throw new PaykitError('upstream_invalid_response', text().failed);
+    else if (index < required) throw new PaykitError('upstream_invalid_response', text().failed);
   });
-  return payment as unknown as PaymentStatus;
+  // Checked just above, field by field against the same list the type is made from.
+  return payment as PaymentStatus;
 }
 
 /**

@@ -33,24 +33,3 @@ export const shopperChoiceSchema = z.strictObject({
 
 /** What the shopper chose. */
 export type ShopperChoice = z.output<typeof shopperChoiceSchema>;
-
-/** What `POST {prefix}/payment-requests` answers: enough to navigate and to show, nothing secret. */
-export interface CheckoutStarted {
-  id: string;
-  url: string;
-  status: string;
-  amount: string;
-  currency: string;
-}
-
-/** What `GET {prefix}/payment-requests/{id}` answers: the status as the API confirms it. */
-export interface PaymentStatus {
-  id: string;
-  status: string;
-  amount: string;
-  currency: string;
-  /** What the payment is for, as the merchant's backend set it (shown by `<paykit-return>`), when it has one. */
-  purpose?: string;
-  /** The merchant's own reference for the payment (the API's `reference_number`), when it has one. */
-  reference?: string;
-}

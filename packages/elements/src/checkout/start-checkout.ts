@@ -3,7 +3,7 @@
  * (with `dropIn`) open it in the payment service's drop-in overlay. `<paykit-pay-button>` is built on it; SPA code
  * can call it directly.
  */
-import { PaykitError, parseAllowedUrl, parseWebUrl } from '@paykit/core/browser';
+import { PaykitError, parseAllowedUrl, parseWebUrl, type PAYMENT_REQUESTS_PATH } from '@paykit/core/browser';
 import { text } from '../messages.js';
 import { callBackend, paymentOf } from '../http.js';
 import { randomUuid } from '../random.js';
@@ -100,7 +100,9 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
   } catch {
     // No sessionStorage (blocked by the browser's settings, a sandboxed frame): a fresh key for this call only.
   }
-  const answer = await callBackend(`${trimSlash(options.endpoint)}/payment-requests`, {
+  // Core's path, written out: an imported constant would cost every page its bytes; the type holds it to core's.
+  const path: typeof PAYMENT_REQUESTS_PATH = '/payment-requests';
+  const answer = await callBackend(trimSlash(options.endpoint) + path, {
     body: options.choice,
     headers: { 'idempotency-key': key || randomUuid() },
     signal: options.signal,

@@ -12,7 +12,7 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc9207
  */
-import { PaykitError, parseWebUrl } from '@paykit/core/browser';
+import { PaykitError, parseWebUrl, type OAUTH_CALLBACK_PATH, type OAuthCallbackAnswer } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend, repeats } from '../http.js';
 import { text } from '../messages.js';
@@ -120,7 +120,9 @@ async function exchange(
   if (error !== null) throw new PaykitError('upstream_error', text().connectFailed);
   const code = query.get('code');
   if (!code) throw new PaykitError('validation_failed', text().connectFailed);
-  const answer = await callBackend(`${trimSlash(options.endpoint)}/oauth/callback`, {
+  // Core's path, written out (see start-checkout.ts).
+  const path: typeof OAUTH_CALLBACK_PATH = '/oauth/callback';
+  const answer = await callBackend(trimSlash(options.endpoint) + path, {
     body: {
       code,
       code_verifier: attempt.codeVerifier,
@@ -132,7 +134,7 @@ async function exchange(
     // The two refusals a person can act on get this page's words (and language), not the backend's.
     throw LOCAL_WORDS.test(failure.code) ? new PaykitError(failure.code, text().connectFailed) : failure;
   });
-  const business = answer.business as ConnectedBusiness | undefined;
+  const business = (answer as Partial<OAuthCallbackAnswer>).business;
   if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().failed);
   // Connected: "Connect again" has nothing left to offer, and the request's parameters need not stay around.
   tryStorage(() => localStorage.removeItem(LATEST));

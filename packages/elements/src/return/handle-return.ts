@@ -2,7 +2,7 @@
  * The headless return flow: read the payment reference from the return URL and ask the merchant's backend
  * for the real status. The `status` in the URL is a claim anyone can type; it is never believed.
  */
-import { PaykitError } from '@paykit/core/browser';
+import { PaykitError, type PAYMENT_REQUESTS_PATH } from '@paykit/core/browser';
 import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend, paymentOf, repeats } from '../http.js';
 import { text } from '../messages.js';
@@ -40,9 +40,11 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
   const reference = query.get('reference');
   if (!/^[A-Za-z0-9_-]{1,255}$/.test(reference ?? '')) throw new PaykitError('validation_failed', text().noReference);
   const merchant = query.get('merchant');
-  // The reference is URL-safe as checked above: it goes in the path as it is.
+  // The reference is URL-safe as checked above: it goes in the path as it is. Core's path, written out (see
+  // start-checkout.ts).
+  const path: typeof PAYMENT_REQUESTS_PATH = '/payment-requests';
   const url =
-    `${trimSlash(options.endpoint)}/payment-requests/${reference}` +
+    `${trimSlash(options.endpoint)}${path}/${reference}` +
     (merchant === null ? '' : `?merchant=${encodeURIComponent(merchant)}`);
   const deadline = Date.now() + (options.maxWaitMs ?? 180_000);
   let wait = options.pollIntervalMs ?? 1_000;

@@ -1,6 +1,7 @@
 /**
  * The handler the elements talk to: a web-standard `(Request) => Promise<Response>` that runs on any server
- * with the Fetch API (Node through the adapters, Deno, Bun, workers), mounted under a prefix.
+ * with the Fetch API (Node through the adapters, Deno, Bun, workers), mounted under a prefix. The paths and the
+ * answers are core's (`handler-routes.ts`), which the elements read too.
  *
  * | route | caller | does |
  * |---|---|---|
@@ -9,7 +10,7 @@
  * | `POST {prefix}/webhooks` | the Payments API | checks the signature, confirms with the API, de-duplicates, calls `onEvent` |
  * | `POST {prefix}/oauth/callback` | `<paykit-return>` (platforms) | exchanges the code, keeps the connection |
  */
-import { PaykitError, parseWebUrl } from '@paykit/core';
+import { OAUTH_CALLBACK_PATH, PAYMENT_REQUESTS_PATH, PaykitError, parseWebUrl, WEBHOOKS_PATH } from '@paykit/core';
 import { createMerchantApi } from '../api/merchant-api.js';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from '../facts/reconcile.js';
 import { apiFailureOf } from '../api/transport.js';
@@ -173,21 +174,22 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
     );
 
   const route = async (request: Request, path: string): Promise<Response> => {
-    if (path === '/payment-requests') {
+    if (path === PAYMENT_REQUESTS_PATH) {
       allow(request, ['POST']);
       assertSameSiteOrAllowed(request, origins);
       return startCheckout(request);
     }
-    const status = /^\/payment-requests\/([^/]+)$/.exec(path);
-    if (status?.[1] !== undefined) {
+    // `{PAYMENT_REQUESTS_PATH}/{id}`: one more segment, not empty.
+    const id = path.startsWith(`${PAYMENT_REQUESTS_PATH}/`) ? path.slice(PAYMENT_REQUESTS_PATH.length + 1) : '';
+    if (id && !id.includes('/')) {
       allow(request, ['GET']);
-      return paymentStatus(request, decodeSegment(status[1]), singleParam(request, 'merchant'));
+      return paymentStatus(request, decodeSegment(id), singleParam(request, 'merchant'));
     }
-    if (path === '/webhooks') {
+    if (path === WEBHOOKS_PATH) {
       allow(request, ['POST']);
       return webhooks(request);
     }
-    if (path === '/oauth/callback' && oauthCallback) {
+    if (path === OAUTH_CALLBACK_PATH && oauthCallback) {
       allow(request, ['POST']);
       // Only the return page posts here, and a browser's fetch always sends Origin: a post without it is a
       // replay tool, refused before the code could reach the token endpoint.

@@ -9,9 +9,10 @@
  * the API. Their wording (`invalid_grant: code_verifier does not match`) would tell whoever holds a code
  * whether it is used, unknown or paired with the wrong verifier: it goes to the shop's log as the cause.
  */
-import { isLoopbackHost, parseOrThrow, PaykitError, type ErrorCode } from '@paykit/core';
+import { isLoopbackHost, parseOrThrow, PaykitError, type ErrorCode, type OAuthCallbackAnswer } from '@paykit/core';
 import * as z from 'zod';
 import type { Platform } from '../../platform/platform.js';
+import { connectedBusinessAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
 import { json, readJsonObject } from '../http.js';
 import type { PaykitHandlerOptions } from '../options.js';
@@ -65,8 +66,7 @@ export function oauthCallbackRoute(platform: Platform, options: PaykitHandlerOpt
       throw callbackFailure(error);
     }
     await options.onConnected?.(connected, { request });
-    const { id, name, country, currency, payments_enabled } = connected.business;
-    return json({ business: { id, name, country, currency, payments_enabled } });
+    return json({ business: connectedBusinessAnswer(connected.business) } satisfies OAuthCallbackAnswer);
   };
 }
 

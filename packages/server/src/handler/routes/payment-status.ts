@@ -6,9 +6,10 @@
  * is fulfilled now, through the same event store as the webhooks (the hook runs once, whichever comes first),
  * instead of waiting for a webhook that may be late or lost.
  */
-import { isPaykitError, PaykitError, type PaymentRequest, type PaymentStatus } from '@paykit/core';
+import { isPaykitError, PaykitError, type PaymentRequest } from '@paykit/core';
 import { actOnce } from '../../facts/act-once.js';
 import { paymentRequestFact } from '../../facts/payment-request-fact.js';
+import { paymentStatusAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
 import type { EventStore } from '../event-store.js';
 import { json } from '../http.js';
@@ -40,7 +41,7 @@ export function paymentStatusRoute(
       ]);
     }
     await recordFact(found, request, options, store, logger);
-    return json(statusOf(found));
+    return json(paymentStatusAnswer(found));
   };
 }
 
@@ -66,19 +67,4 @@ async function recordFact(
       error,
     );
   }
-}
-
-/** What the page is told: the status and what it may show, nothing else of the payment request. */
-function statusOf(found: PaymentRequest): PaymentStatus {
-  return {
-    id: found.id,
-    status: found.status,
-    amount: found.amount,
-    currency: found.currency.toUpperCase(),
-    // Set by the merchant's own hook, never by the browser: safe to show back to the shopper.
-    ...(found.purpose ? { purpose: found.purpose } : {}),
-    ...(typeof found.reference_number === 'string' && found.reference_number
-      ? { reference: found.reference_number }
-      : {}),
-  };
 }

@@ -12,6 +12,7 @@ import {
   type PaymentRequestCreateInput,
   type ShopperChoice,
 } from '@paykit/core';
+import { paymentAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
 import { json, readJsonObject } from '../http.js';
 import { DEFAULT_IDEMPOTENCY_POLICY, defaultIdempotencyScope, runIdempotently } from '../idempotency.js';
@@ -75,13 +76,7 @@ async function start(
   assertShownPrice(choice, decided);
   try {
     const created = await api.createPaymentRequest(decided);
-    return {
-      id: created.id,
-      url: created.url,
-      status: created.status,
-      amount: created.amount,
-      currency: created.currency.toUpperCase(),
-    };
+    return { ...paymentAnswer(created), url: created.url };
   } catch (error) {
     // A field error is about what the shopper entered (an email, say) or what the hook decided; either way the
     // shopper reads it. Anything else is the shop's problem with the API, described without the API's words.
