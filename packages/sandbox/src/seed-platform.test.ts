@@ -77,7 +77,7 @@ describe('paykit-sandbox --seed platform', () => {
       expect(first).toContain('seeded business "Demo Store"');
       expect(first).toMatch(/seeded: platform "Sandbox Marketplace" \(business [\w-]+\): X-PLATFORM-KEY: \S+/);
       const clientId =
-        /client id (app_\w+), client secret cs_sandbox_\S+, redirect URI http:\/\/localhost:3000\/return/.exec(
+        /client id (app_[\w-]+), client secret cs_sandbox_\S+, redirect URI http:\/\/localhost:3000\/return/.exec(
           first,
         )?.[1];
       expect(clientId).toBeDefined();
