@@ -41,6 +41,11 @@ export interface DemoOptions {
    * `orders.json`. Without it everything is in memory and starts afresh (the tests).
    */
   dataDir?: string;
+  /**
+   * For the tests: awaited before the shop's backend handles a request under `/paykit/` (a slow backend, and a
+   * count of what the pages asked). Browsers without request interception (Firefox, WebKit) get it here.
+   */
+  beforeBackend?: (req: IncomingMessage) => Promise<void> | void;
 }
 
 /** A running demo. */
@@ -113,7 +118,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const cspReports: unknown[] = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://demo').pathname;
-    if (path === '/paykit' || path.startsWith('/paykit/')) return paykit?.(req, res);
+    if (path === '/paykit' || path.startsWith('/paykit/')) {
+      if (!options.beforeBackend) return paykit?.(req, res);
+      return void Promise.resolve(options.beforeBackend(req)).then(() => paykit?.(req, res));
+    }
     if (path.startsWith('/platform/paykit/')) return platform?.listener(req, res);
     if (path === '/csp-reports' && req.method === 'POST') return receiveCspReport(req, res, cspReports);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');

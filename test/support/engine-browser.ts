@@ -18,6 +18,7 @@ import puppeteer, {
   type Browser as PuppeteerBrowser,
   type BrowserContext,
   type ElementHandle,
+  type Frame,
   type Page,
 } from 'puppeteer-core';
 
@@ -35,10 +36,19 @@ export interface Tab {
   text(...path: string[]): Promise<string | null>;
   /** Whether a button or link whose words match `name` is on the page. */
   has(name: string | RegExp): Promise<boolean>;
-  /** Uncaught errors, console errors and CSP violations of every page this tab showed. */
+  /** Runs `script` (a function's source) in the page and resolves with its (JSON) result. */
+  run<T>(script: string): Promise<T>;
+  /** The page's first iframe, driven as the page is (a framed embed code). */
+  frame(): Promise<FrameView>;
+  /** The other windows this tab's page opened (popups, new tabs), in order, with whether each has an opener. */
+  opened(): Promise<{ url: URL; hasOpener: boolean }[]>;
+  /** Uncaught errors, console errors and CSP violations of every page this tab showed (and of its frames). */
   problems(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** An iframe of a tab's page: clicks with real input events, as on the page. */
+export type FrameView = Pick<Tab, 'click' | 'text' | 'has' | 'run'>;
 
 /** A running browser of one engine. */
 export interface EngineBrowser {
@@ -142,16 +152,29 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
       });
       page.on('pageerror', (error) => problems.push(`uncaught: ${String(error)}`));
       await page.evaluateOnNewDocument(`(${LISTEN})()`);
-      const find = async (name: string | RegExp): Promise<ElementHandle<Element> | null> => {
-        const handle = await page.evaluateHandle(`(${FIND})(...${JSON.stringify(pattern(name))})`);
+      const find = async (
+        name: string | RegExp,
+        frame: Frame = page.mainFrame(),
+      ): Promise<ElementHandle<Element> | null> => {
+        const handle = await frame.evaluateHandle(`(${FIND})(...${JSON.stringify(pattern(name))})`);
         const element = handle.asElement() as ElementHandle<Element> | null;
         if (!element) await handle.dispose();
         return element;
       };
       const seen = async (): Promise<string[]> => {
-        // CSP violations only: errors are heard from the browser itself (above), which sees them from the start.
-        const inPage = await page.evaluate('window.__paykitProblems || []').catch(() => []);
-        return (inPage as string[]).filter((line) => line.startsWith('CSP'));
+        // CSP violations only: errors are heard from the browser itself (above), which sees them from the start;
+        // a frame's uncaught errors too, from the frame's document (a frame of another site is another process).
+        const lines: string[] = [];
+        for (const frame of page.frames()) {
+          const inFrame = (await frame.evaluate('window.__paykitProblems || []').catch(() => [])) as string[];
+          lines.push(...inFrame.filter((line) => line.startsWith('CSP') || frame !== page.mainFrame()));
+        }
+        return lines;
+      };
+      const clickIn = async (frame: Frame, name: string | RegExp) => {
+        const element = await poll(async () => (await find(name, frame)) ?? undefined, `a button or link "${name}"`);
+        await keep();
+        await element.click();
       };
       const csp: string[] = [];
       const keep = async () => csp.push(...(await seen()));
@@ -160,11 +183,7 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
           await keep();
           await page.goto(url);
         },
-        async click(name) {
-          const element = await poll(async () => (await find(name)) ?? undefined, `a button or link "${name}"`);
-          await keep();
-          await element.click();
-        },
+        click: (name) => clickIn(page.mainFrame(), name),
         async fill(label, value) {
           const field = await poll(
             async () => (await page.evaluateHandle(`(${FIELD})(${JSON.stringify(label)})`)).asElement() ?? undefined,
@@ -184,6 +203,28 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
           ),
         text: async (...path) => (await page.evaluate(`(${TEXT})(${JSON.stringify(path)})`)) as string | null,
         has: async (name) => (await find(name)) !== null,
+        run: async <T>(script: string) => (await page.evaluate(`(${script})()`)) as T,
+        async frame() {
+          const frame = await poll(
+            async () => page.frames().find((candidate) => candidate !== page.mainFrame()),
+            'an iframe',
+          );
+          return {
+            click: (name) => clickIn(frame, name),
+            text: async (...path) => (await frame.evaluate(`(${TEXT})(${JSON.stringify(path)})`)) as string | null,
+            has: async (name) => (await find(name, frame)) !== null,
+            run: async <T>(script: string) => (await frame.evaluate(`(${script})()`)) as T,
+          };
+        },
+        async opened() {
+          const others = (await context.pages()).filter((other) => other !== page);
+          return Promise.all(
+            others.map(async (other) => ({
+              url: new URL(other.url()),
+              hasOpener: (await other.evaluate('window.opener !== null').catch(() => false)) as boolean,
+            })),
+          );
+        },
         async problems() {
           await keep();
           return [...problems, ...new Set(csp)];
@@ -242,17 +283,42 @@ async function launchWebKit(): Promise<EngineBrowser> {
         const found = (await run(`return (${FIND})(...arguments)`, pattern(name))) as Record<string, string> | null;
         return found?.[ELEMENT];
       };
+      const click = async (name: string | RegExp) => {
+        const id = await poll(() => find(name), `a button or link "${name}"`);
+        await harvest();
+        await call('POST', `${session}/element/${id}/click`, {});
+      };
+      const text = async (...path: string[]) => (await run(`return (${TEXT})(arguments[0])`, [path])) as string | null;
+      const evaluate = async <T>(script: string) => (await run(`return (${script})()`)) as T;
+      /** Classic WebDriver acts in one browsing context at a time: in the first iframe for `act`, then back. */
+      const inFrame = async <T>(act: () => Promise<T>): Promise<T> => {
+        await poll(
+          () =>
+            call('POST', `${session}/frame`, { id: 0 }).then(
+              () => true,
+              () => undefined,
+            ),
+          'an iframe',
+        );
+        try {
+          await harvest();
+          return await act();
+        } finally {
+          await harvest();
+          // Back to the top; when the click took the top elsewhere the frame is gone, and so is its parent.
+          await call('POST', `${session}/frame`, { id: null }).catch(async () => {
+            const handle = await call('GET', `${session}/window`);
+            await call('POST', `${session}/window`, { handle });
+          });
+        }
+      };
       return {
         async goto(url) {
           await harvest();
           await call('POST', `${session}/url`, { url });
           await harvest();
         },
-        async click(name) {
-          const id = await poll(() => find(name), `a button or link "${name}"`);
-          await harvest();
-          await call('POST', `${session}/element/${id}/click`, {});
-        },
+        click,
         async fill(label, value) {
           const field = await poll(async () => {
             const found = (await run(`return (${FIELD})(arguments[0])`, [label])) as Record<string, string> | null;
@@ -272,8 +338,35 @@ async function launchWebKit(): Promise<EngineBrowser> {
             'the address',
             timeoutMs,
           ),
-        text: async (...path) => (await run(`return (${TEXT})(arguments[0])`, [path])) as string | null,
+        text,
         has: async (name) => (await find(name)) !== undefined,
+        run: evaluate,
+        async frame() {
+          await inFrame(async () => undefined);
+          return {
+            click: (name) => inFrame(() => click(name)),
+            text: (...path) => inFrame(() => text(...path)),
+            has: (name) => inFrame(async () => (await find(name)) !== undefined),
+            run: <T>(script: string) => inFrame(() => evaluate<T>(script)),
+          };
+        },
+        async opened() {
+          const self = (await call('GET', `${session}/window`)) as string;
+          const handles = ((await call('GET', `${session}/window/handles`)) as string[]).filter((h) => h !== self);
+          const others: { url: URL; hasOpener: boolean }[] = [];
+          try {
+            for (const handle of handles) {
+              await call('POST', `${session}/window`, { handle });
+              others.push({
+                url: new URL((await call('GET', `${session}/url`)) as string),
+                hasOpener: (await run('return window.opener !== null')) as boolean,
+              });
+            }
+          } finally {
+            if (handles.length > 0) await call('POST', `${session}/window`, { handle: self });
+          }
+          return others;
+        },
         async problems() {
           await harvest();
           return [...problems];
