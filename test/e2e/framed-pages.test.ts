@@ -110,6 +110,17 @@ describe.each(selectedEngines())('in %s', (engine) => {
   });
 
   /**
+   * The click's activation does not outlive the backend's answer (a `fetch`, however quick) in WebKitGTK: a
+   * navigation of the top or a tab after it is refused, the shopper is asked to press again, and that click goes
+   * (the backend not asked again). In Chromium and Firefox the click's five seconds of activation suffice.
+   */
+  async function pressAgainInWebKit(frame: FrameView, button = 'Buy Enamel mug'): Promise<void> {
+    if (engine !== 'webkit') return;
+    await expect.poll(() => said(frame)).toMatch(SAID.pressAgain);
+    await frame.click(button);
+  }
+
+  /**
    * Opens the site builder's page on `parent` (`same`: the shop's origin; `other`: localhost) with the iframe's
    * `sandbox` (a key of the demo's EMBED_SANDBOXES), and waits for the framed button and the framed chunk.
    */
@@ -158,8 +169,10 @@ describe.each(selectedEngines())('in %s', (engine) => {
       it(`in a frame sandboxed with allow-top-navigation-by-user-activation (parent: ${parent} origin) (${name})`, async () => {
         const { tab, frame } = await openSiteBuilder(parent, 'top-navigation');
         await frame.click('Buy Enamel mug');
+        await pressAgainInWebKit(frame);
         await tab.waitForUrl(atCheckout);
         expect(await tab.opened()).toEqual([]);
+        expect(backend.requests).toBe(1);
         expect(await problems(tab)).toEqual([]);
       }, 60_000);
   });
@@ -195,10 +208,12 @@ describe.each(selectedEngines())('in %s', (engine) => {
       const { tab, frame } = await openSiteBuilder('other', 'popups');
       const top = (await tab.url()).href;
       await frame.click('Buy Enamel mug');
+      await pressAgainInWebKit(frame);
       await expect.poll(async () => (await openedUrls(tab)).some(atCheckout), { timeout: 10_000 }).toBe(true);
       await expect.poll(() => said(frame)).toMatch(SAID.checkoutInTab);
       expect((await tab.url()).href).toBe(top);
       expect(await tab.opened()).toHaveLength(1);
+      expect(backend.requests).toBe(1);
       expect(await problems(tab)).toEqual([]);
     }, 60_000);
   });
