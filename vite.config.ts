@@ -10,7 +10,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * The end-to-end files that drive Chromium through Playwright, which cannot drive Debian's Firefox and WebKit
  * (its own builds of them download themselves): every file under test/e2e that launches Chromium. The flows that
- * must pass in every engine are in test/e2e/engines.test.ts. Said once per run, in one line; left out when
+ * must pass in every engine are in test/e2e/engines.test.ts and test/e2e/framed-pages.test.ts. Said once per run, in one line; left out when
  * `PAYKIT_BROWSERS` leaves Chromium out.
  */
 const engines = selectedEngines();
@@ -25,7 +25,7 @@ const chromiumOnly = readdirSync(new URL('./test/e2e/', import.meta.url))
 if (process.env.VITEST_POOL_ID === undefined && engines.some((engine) => engine !== 'chromium')) {
   // eslint-disable-next-line no-console
   console.info(
-    `Chromium only (Playwright drives no Debian Firefox or WebKit; engines.test.ts runs pay, fail and connect in all): ${chromiumOnly.map((file) => file.replace('test/e2e/', '')).join(', ')}`,
+    `Chromium only (Playwright drives no Debian Firefox or WebKit; engines.test.ts and framed-pages.test.ts run pay, fail, connect and the framed pages in all): ${chromiumOnly.map((file) => file.replace('test/e2e/', '')).join(', ')}`,
   );
 }
 

@@ -10,9 +10,9 @@
  * How the click goes:
  * - the frame may navigate the top, or this page cannot tell (a parent of another origin): after the backend's
  *   answer, `top.location.href` (the one navigation). Every engine throws when the sandbox refuses it; then a new
- *   tab (the click's activation may still allow it: about five seconds in Chromium and Firefox, one in WebKit);
- *   failing that, the shopper is asked to press again, and the next click, a new activation, opens the same page
- *   at once without asking the backend again.
+ *   tab (the click's activation may still allow it: about five seconds in Chromium and Firefox; WebKitGTK keeps
+ *   none past the backend's fetch); failing that, the shopper is asked to press again, and the next click, a new
+ *   activation, opens the same page at once without asking the backend again.
  * - a frame element this page can see (same origin) forbids it: a blank tab is opened in the click itself, before
  *   anything is awaited (popup blockers allow a window only there), severed from this page (`opener = null`), and
  *   sent to the page once the backend answered; closed again when the click fails or a listener cancels.
