@@ -250,6 +250,10 @@ async function launchWebKit(): Promise<EngineBrowser> {
       method,
       headers: { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      // A command that never answers fails the test with its name, rather than at the test's timeout.
+      signal: AbortSignal.timeout(20_000),
+    }).catch((error: unknown) => {
+      throw new Error(`WebDriver ${method} ${path}: ${String(error)}`);
     });
     const { value } = (await answer.json()) as { value: unknown };
     if (!answer.ok) throw new Error(`WebDriver ${method} ${path}: ${JSON.stringify(value)}`);
