@@ -288,22 +288,7 @@ async function prepareApplication(folder: string, withNext: boolean): Promise<st
       target: 'es2022',
       logLevel: 'silent',
     });
-    // Bundled from the application's own node_modules (the tarballs), for workerd, as wrangler does: the
-    // `workerd` condition picks pg's Workers socket, and Node modules stay imports for nodejs_compat.
-    await build({
-      entryPoints: [join(app, 'worker.js')],
-      outfile: join(app, 'worker.bundle.js'),
-      absWorkingDir: app,
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      conditions: ['workerd', 'worker', 'browser'],
-      external: ['cloudflare:*'],
-      target: 'es2022',
-      logLevel: 'silent',
-      plugins: [nodeBuiltinsForWorkers()],
-    });
+    await bundleForWorkerd(app, 'worker.js', 'worker.bundle.js');
   } catch (error) {
     throw new StepError('compile the suite', error instanceof Error ? error.message : String(error));
   }
@@ -314,20 +299,7 @@ async function prepareApplication(folder: string, withNext: boolean): Promise<st
     for (const file of ['deno.ts', 'bun.ts', 'hono.ts', 'worker.ts']) {
       await copyFile(join(examples, file), join(app, 'examples', file));
     }
-    await build({
-      entryPoints: [join(app, 'examples/worker.ts')],
-      outfile: join(app, 'examples/worker.bundle.js'),
-      absWorkingDir: app,
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      conditions: ['workerd', 'worker', 'browser'],
-      external: ['cloudflare:*'],
-      target: 'es2022',
-      logLevel: 'silent',
-      plugins: [nodeBuiltinsForWorkers()],
-    });
+    await bundleForWorkerd(app, 'examples/worker.ts', 'examples/worker.bundle.js');
   } catch (error) {
     throw new StepError('prepare the examples', error instanceof Error ? error.message : String(error));
   }
@@ -457,6 +429,28 @@ async function browseNextPages(
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * Bundles `entry` (relative to the application `app`) for workerd from the application's own node_modules (the
+ * tarballs), as wrangler does: the `workerd` condition picks pg's Workers socket, and Node modules stay imports
+ * for nodejs_compat.
+ */
+async function bundleForWorkerd(app: string, entry: string, outfile: string): Promise<void> {
+  await build({
+    entryPoints: [join(app, entry)],
+    outfile: join(app, outfile),
+    absWorkingDir: app,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    conditions: ['workerd', 'worker', 'browser'],
+    external: ['cloudflare:*'],
+    target: 'es2022',
+    logLevel: 'silent',
+    plugins: [nodeBuiltinsForWorkers()],
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import { allPassed, resultLine } from './report.js';
 import type { Outcome } from './suite.js';
 
 /** The part of Miniflare's API this runner uses (Miniflare is installed in the runtimes cache, not here). */
-interface MiniflareModule {
+export interface MiniflareModule {
   Miniflare: new (options: {
     modules: boolean;
     script: string;

@@ -7,19 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-
-/** The part of Miniflare's API this script uses. */
-interface MiniflareModule {
-  Miniflare: new (options: {
-    modules: boolean;
-    script: string;
-    compatibilityDate: string;
-    compatibilityFlags: string[];
-    bindings: Record<string, string>;
-    host: string;
-    port: number;
-  }) => { ready: Promise<URL>; dispose(): Promise<void> };
-}
+import type { MiniflareModule } from './run-workerd.js';
 
 const [miniflarePath, bundlePath, compatibilityDate] = process.argv.slice(2);
 if (!miniflarePath || !bundlePath || !compatibilityDate) {
