@@ -22,7 +22,7 @@ export * from './operations/index.js';
 export * from './schemas/oauth.js';
 export * from './schemas/payout.js';
 export * from './schemas/refund.js';
-export * from './schemas/saved-card.js';
+export * from './schemas/recurring-billing.js';
 export * from './schemas/beneficiary.js';
 export * from './schemas/staff.js';
 export * from './schemas/balance-transaction.js';

@@ -1,12 +1,12 @@
 /**
  * How a charge record is made from what the sandbox holds: a payment request paid on the checkout (or a card
  * reader, or the control API), or a saved card charged through the API. Everything a charge says about its
- * payer, its card and its reference is read here, once, from the request or the saved-card record; the data
+ * payer, its card and its reference is read here, once, from the request or the recurring billing record; the data
  * file's reader uses the same functions for a file written before charges kept these fields ({@link completeCharge}).
  */
 import { majorToMinor } from '@paykit/core';
 import { newId } from './ids.js';
-import type { SavedCardJson, TestCard } from './saved-cards.js';
+import type { RecurringBillingJson, TestCard } from './recurring-billing.js';
 import type { ChargeCustomer, ChargeRecord, PaymentRequestRecord, SandboxState } from './state.js';
 
 /**
@@ -33,8 +33,8 @@ export function paymentRequestChargeDetails(request: PaymentRequestRecord, metho
   };
 }
 
-/** A saved-card record's customer, name and card (null when no card is saved yet). */
-export function savedCardChargeDetails(record: SavedCardJson): ChargeDetails {
+/** A recurring billing record's customer, name and card (null when no card is saved yet). */
+export function recurringBillingChargeDetails(record: RecurringBillingJson): ChargeDetails {
   const saved = record.payment_method?.card;
   return {
     card: saved ? { brand: saved.brand, last4: saved.last4 } : null,
@@ -65,8 +65,8 @@ export function paymentRequestCharge(request: PaymentRequestRecord, method: stri
 }
 
 /** A new, pending charge of the card saved on `record`, made at `at`. */
-export function savedCardCharge(
-  record: SavedCardJson,
+export function recurringBillingCharge(
+  record: RecurringBillingJson,
   businessId: string,
   charge: { amountMinor: number; currency: string },
   at: Date,
@@ -81,7 +81,7 @@ export function savedCardCharge(
     currency: charge.currency,
     status: 'pending',
     paymentMethod: 'card',
-    ...savedCardChargeDetails(record),
+    ...recurringBillingChargeDetails(record),
     refunds: [],
     platformBusinessId: null,
     createdAt: at,
@@ -112,14 +112,14 @@ export function completeCharge(
   state: Pick<SandboxState, 'paymentRequests' | 'resources'>,
 ): ChargeRecord {
   const request = stored.paymentRequestId === null ? undefined : state.paymentRequests.get(stored.paymentRequestId);
-  const savedCard =
+  const billing =
     stored.recurringBillingId === null
       ? undefined
-      : state.resources.get('saved_cards', stored.recurringBillingId, stored.businessId);
+      : state.resources.get('recurring_billing', stored.recurringBillingId, stored.businessId);
   const details: ChargeDetails = request
     ? paymentRequestChargeDetails(request, stored.paymentMethod)
-    : savedCard
-      ? savedCardChargeDetails(savedCard)
+    : billing
+      ? recurringBillingChargeDetails(billing)
       : { card: null, customer: null, orderReferenceNumber: null, remark: null, terminalId: null };
   const refunds =
     stored.refunds ??

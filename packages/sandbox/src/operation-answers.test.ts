@@ -64,17 +64,17 @@ beforeAll(async () => {
   await as('payouts.get', `/v1/payouts/${payout.body.id}`);
   await as('balances.transactions.list', `/v1/balances/${sandbox.context.balanceProcessorSegment}/transactions`);
 
-  const card = await as('savedCards.create', '/v1/recurring-billing', {
+  const card = await as('recurringBilling.create', '/v1/recurring-billing', {
     json: { customer_email: 'ann@example.test', save_card: true, name: 'Card on file', amount: 20 },
   });
   await submitPageForm(card.body.url, 'card_number=4242424242424242&outcome=save');
-  await as('savedCards.get', `/v1/recurring-billing/${card.body.id}`);
-  await as('savedCards.list', '/v1/recurring-billing');
-  await as('savedCards.update', `/v1/recurring-billing/${card.body.id}`, { json: { name: 'Card kept' } });
-  await as('savedCards.charge', `/v1/charge/recurring-billing/${card.body.id}`, {
+  await as('recurringBilling.get', `/v1/recurring-billing/${card.body.id}`);
+  await as('recurringBilling.list', '/v1/recurring-billing');
+  await as('recurringBilling.update', `/v1/recurring-billing/${card.body.id}`, { json: { name: 'Card kept' } });
+  await as('recurringBilling.charge', `/v1/charge/recurring-billing/${card.body.id}`, {
     json: { amount: 7.5, currency: 'SGD' },
   });
-  await as('savedCards.cancel', `/v1/recurring-billing/${card.body.id}`);
+  await as('recurringBilling.cancel', `/v1/recurring-billing/${card.body.id}`);
 
   const plan = await as('subscriptionPlans.create', '/v1/subscription-plan', {
     json: { name: 'Fortnightly', amount: 9.9, cycle: 'custom', cycle_repeat: 2, cycle_frequency: 'week' },

@@ -5,7 +5,7 @@
 import { minorToMajor, PaykitError } from '@paykit/core';
 import { isoWithoutOffset } from './clock.js';
 import { paymentRequestCharge } from './charge-records.js';
-import { createSavedCardRecord, saveCard } from './saved-cards.js';
+import { createRecurringBilling, saveCard } from './recurring-billing.js';
 import { chargeJson, paymentRequestJson } from './serialize.js';
 import type { SandboxContext } from './context.js';
 import type { ResourceOf } from './resources.js';
@@ -93,7 +93,7 @@ function recordPaidRequest(
   if (!request.saveCard) return order;
   // The same record as `POST /v1/recurring-billing` with save_card makes, with the card already saved: the
   // shopper paid by card on this checkout (the sandbox's Visa test card).
-  const record = createSavedCardRecord(
+  const record = createRecurringBilling(
     sandbox,
     request.businessId,
     {

@@ -12,7 +12,7 @@ import {
   payoutSchema,
   productSchema,
   refundSchema,
-  savedCardSchema,
+  recurringBillingSchema,
   staffMemberSchema,
   staticQrCodeSchema,
   subscriptionPlanSchema,
@@ -38,7 +38,7 @@ export const RESOURCE_SCHEMAS = {
   static_qr_codes: staticQrCodeSchema,
   payouts: payoutSchema,
   refunds: refundSchema,
-  saved_cards: savedCardSchema,
+  recurring_billing: recurringBillingSchema,
   orders: orderSchema,
 } as const;
 

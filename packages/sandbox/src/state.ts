@@ -58,7 +58,7 @@ export interface ChargeRecord {
   businessId: string;
   /** The payment request it pays; null for a charge of a saved card. */
   paymentRequestId: string | null;
-  /** The saved-card (recurring billing) record it charged; null for a payment request's charge. */
+  /** The recurring billing record it charged; null for a payment request's charge. */
   recurringBillingId: string | null;
   amountMinor: number;
   currency: string;

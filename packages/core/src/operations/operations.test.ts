@@ -79,7 +79,7 @@ describe('the scope map read from it', () => {
     expect(isTokenOperation('transfers.create')).toBe(false);
     expect(isTokenOperation('toString')).toBe(false);
     expect(isTokenOperation('accountStatus.get')).toBe(true);
-    expect(scopesAllowOperation(['payments'], 'savedCards.charge')).toBe(true);
+    expect(scopesAllowOperation(['payments'], 'recurringBilling.charge')).toBe(true);
     expect(scopesAllowOperation(['payments:read'], 'terminals.list')).toBe(true);
   });
 

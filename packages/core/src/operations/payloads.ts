@@ -24,13 +24,13 @@ import { paymentRequestListSchema, paymentRequestSchema } from '../schemas/payme
 import { payoutSchema } from '../schemas/payout.js';
 import { refundCreateSchema, refundSchema } from '../schemas/refund.js';
 import {
-  savedCardChargeResultSchema,
-  savedCardChargeSchema,
-  savedCardCreateSchema,
-  savedCardListFiltersSchema,
-  savedCardSchema,
-  savedCardUpdateSchema,
-} from '../schemas/saved-card.js';
+  recurringBillingChargeResultSchema,
+  recurringBillingChargeSchema,
+  recurringBillingCreateSchema,
+  recurringBillingListFiltersSchema,
+  recurringBillingSchema,
+  recurringBillingUpdateSchema,
+} from '../schemas/recurring-billing.js';
 import { staffMemberSchema } from '../schemas/staff.js';
 import { subscriptionPlanCreateSchema, subscriptionPlanSchema } from '../schemas/subscription-plan.js';
 import { staticQrCodeSchema, terminalSchema } from '../schemas/terminal.js';
@@ -98,12 +98,12 @@ export const OPERATION_PAYLOADS = {
   'payouts.get': answer(payoutSchema),
   'balances.transactions.list': filtered(balanceTransactionListSchema, balanceTransactionFiltersSchema),
 
-  'savedCards.create': body(savedCardCreateSchema, savedCardSchema, 'Recurring billing'),
-  'savedCards.list': filtered(listOf(savedCardSchema), savedCardListFiltersSchema),
-  'savedCards.get': answer(savedCardSchema),
-  'savedCards.update': body(savedCardUpdateSchema, savedCardSchema, 'Recurring billing'),
-  'savedCards.charge': body(savedCardChargeSchema, savedCardChargeResultSchema, 'Charge'),
-  'savedCards.cancel': answer(savedCardSchema),
+  'recurringBilling.create': body(recurringBillingCreateSchema, recurringBillingSchema, 'Recurring billing'),
+  'recurringBilling.list': filtered(listOf(recurringBillingSchema), recurringBillingListFiltersSchema),
+  'recurringBilling.get': answer(recurringBillingSchema),
+  'recurringBilling.update': body(recurringBillingUpdateSchema, recurringBillingSchema, 'Recurring billing'),
+  'recurringBilling.charge': body(recurringBillingChargeSchema, recurringBillingChargeResultSchema, 'Charge'),
+  'recurringBilling.cancel': answer(recurringBillingSchema),
 
   'subscriptionPlans.create': body(subscriptionPlanCreateSchema, subscriptionPlanSchema, 'Subscription plan'),
   'subscriptionPlans.list': answer(listOf(subscriptionPlanSchema)),

@@ -118,17 +118,17 @@ export const OPERATION_ROUTES = {
   },
 
   // Creating a recurring billing (with save_card: a record whose checkout saves a card) starts payments.
-  'savedCards.create': { ...write('POST'), path: '/v1/recurring-billing', scope: 'payments:create' },
-  'savedCards.list': { ...list('cursor', 20), path: '/v1/recurring-billing', scope: 'payments:read' },
-  'savedCards.get': { ...read, path: '/v1/recurring-billing/{id}', scope: 'payments:read' },
-  'savedCards.update': { ...write('PUT'), path: '/v1/recurring-billing/{id}', scope: 'payments:create' },
-  'savedCards.charge': {
+  'recurringBilling.create': { ...write('POST'), path: '/v1/recurring-billing', scope: 'payments:create' },
+  'recurringBilling.list': { ...list('cursor', 20), path: '/v1/recurring-billing', scope: 'payments:read' },
+  'recurringBilling.get': { ...read, path: '/v1/recurring-billing/{id}', scope: 'payments:read' },
+  'recurringBilling.update': { ...write('PUT'), path: '/v1/recurring-billing/{id}', scope: 'payments:create' },
+  'recurringBilling.charge': {
     ...write('POST'),
     path: '/v1/charge/recurring-billing/{id}',
     scope: 'payments:create',
     encoding: 'json',
   },
-  'savedCards.cancel': { ...write('DELETE'), path: '/v1/recurring-billing/{id}', scope: 'payments:cancel' },
+  'recurringBilling.cancel': { ...write('DELETE'), path: '/v1/recurring-billing/{id}', scope: 'payments:cancel' },
 
   'subscriptionPlans.create': {
     ...write('POST'),

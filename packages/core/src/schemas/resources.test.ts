@@ -3,7 +3,7 @@ import { balanceTransactionListSchema, balanceTransactionQuerySchema } from './b
 import { beneficiarySchema } from './beneficiary.js';
 import { payoutSchema } from './payout.js';
 import { refundCreateSchema, refundSchema } from './refund.js';
-import { savedCardSchema } from './saved-card.js';
+import { recurringBillingSchema } from './recurring-billing.js';
 import { staffMemberSchema } from './staff.js';
 
 const payout = {
@@ -68,7 +68,7 @@ describe('resource schemas', () => {
   });
 
   it('reads the saved card brand and last four digits', () => {
-    const card = savedCardSchema.parse({
+    const card = recurringBillingSchema.parse({
       id: 'c1',
       customer_name: 'Ann',
       customer_email: 'a@b.c',

@@ -187,12 +187,12 @@ const requestRows: Record<string, RequestRow> = {
       email: 'shopper@example.test',
     },
   },
-  savedCardChargeSchema: {
-    schema: core.savedCardChargeSchema,
+  recurringBillingChargeSchema: {
+    schema: core.recurringBillingChargeSchema,
     valid: { amount: '5.00', currency: 'SGD' },
   },
-  savedCardUpdateSchema: {
-    schema: core.savedCardUpdateSchema,
+  recurringBillingUpdateSchema: {
+    schema: core.recurringBillingUpdateSchema,
     alsoKnows: ['plan_id'],
     valid: {
       save_card: 'true',
@@ -213,8 +213,8 @@ const requestRows: Record<string, RequestRow> = {
       webhook: 'https://shop.test/hook',
     },
   },
-  savedCardCreateSchema: {
-    schema: core.savedCardCreateSchema,
+  recurringBillingCreateSchema: {
+    schema: core.recurringBillingCreateSchema,
     // With save_card true a plan_id is refused, so the valid body cannot hold both.
     alsoKnows: ['plan_id'],
     valid: {
@@ -282,8 +282,8 @@ const requestRows: Record<string, RequestRow> = {
     schema: core.balanceTransactionFiltersSchema,
     valid: { created_at_from: '2026-11-01', created_at_to: '2026-11-22' },
   },
-  savedCardListFiltersSchema: {
-    schema: core.savedCardListFiltersSchema,
+  recurringBillingListFiltersSchema: {
+    schema: core.recurringBillingListFiltersSchema,
     valid: {
       status: 'scheduled',
       customer_email: 'a@example.test',
@@ -405,8 +405,8 @@ const responseRows: Record<string, z.ZodType> = {
   businessInfoSchema: core.businessInfoSchema,
   payoutSchema: core.payoutSchema,
   refundSchema: core.refundSchema,
-  savedCardSchema: core.savedCardSchema,
-  savedCardChargeResultSchema: core.savedCardChargeResultSchema,
+  recurringBillingSchema: core.recurringBillingSchema,
+  recurringBillingChargeResultSchema: core.recurringBillingChargeResultSchema,
   beneficiarySchema: core.beneficiarySchema,
   staffMemberSchema: core.staffMemberSchema,
   balanceTransactionSchema: core.balanceTransactionSchema,

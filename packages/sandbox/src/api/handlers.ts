@@ -10,7 +10,7 @@ import { commerceHandlers } from '../routes/commerce.js';
 import { customerHandlers } from '../routes/customers.js';
 import { inPersonHandlers } from '../routes/in-person.js';
 import { paymentRequestHandlers } from '../routes/payment-requests.js';
-import { savedCardHandlers } from '../routes/recurring-billing.js';
+import { recurringBillingHandlers } from '../routes/recurring-billing.js';
 import { refundHandlers } from '../routes/refunds.js';
 import { subscriptionPlanHandlers } from '../routes/subscription-plans.js';
 import { transferHandlers } from '../routes/transfers.js';
@@ -25,7 +25,7 @@ export function operationHandlers(sandbox: SandboxContext): OperationHandlers {
     ...chargeHandlers(sandbox),
     ...refundHandlers(sandbox),
     ...balanceHandlers(sandbox),
-    ...savedCardHandlers(sandbox),
+    ...recurringBillingHandlers(sandbox),
     ...subscriptionPlanHandlers(sandbox),
     ...commerceHandlers(sandbox),
     ...customerHandlers(sandbox),

@@ -10,7 +10,7 @@
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
-import { readTestCard, saveCard, type SavedCardJson } from '../saved-cards.js';
+import { readTestCard, saveCard, type RecurringBillingJson } from '../recurring-billing.js';
 import { CSP_REPORT, page } from './layout.js';
 import { formatMoney } from './money.js';
 import { majorToMinor } from '@paykit/core';
@@ -22,7 +22,7 @@ const DEFAULT_TEST_CARD = '4242 4242 4242 4242';
 /** The `/checkout/recurring-plan` pages. */
 export function recurringCheckoutPages(sandbox: SandboxContext) {
   const pages = new Hono();
-  const find = (id: string) => sandbox.state.resources.find('saved_cards', id);
+  const find = (id: string) => sandbox.state.resources.find('recurring_billing', id);
 
   pages.get('/:id', (c) => {
     const found = find(c.req.param('id'));
@@ -53,7 +53,7 @@ export function recurringCheckoutPages(sandbox: SandboxContext) {
 }
 
 /** To `redirect_url` with the record's id and the status, or a closing page when it has none. */
-function back(c: Context, record: SavedCardJson, status: string) {
+function back(c: Context, record: RecurringBillingJson, status: string) {
   const redirect = typeof record.redirect_url === 'string' ? record.redirect_url : '';
   if (!redirect) {
     return c.html(
@@ -70,7 +70,7 @@ function back(c: Context, record: SavedCardJson, status: string) {
 function form(
   sandbox: SandboxContext,
   businessId: string,
-  record: SavedCardJson,
+  record: RecurringBillingJson,
   attempt: { error?: string; typed?: string } = {},
 ) {
   const merchant = sandbox.state.businesses.get(businessId)?.name ?? 'Merchant';
@@ -160,7 +160,7 @@ function returnUrl(redirect: string, id: string, status: string): string {
 }
 
 /** The checkout's strict policy: no script; the form posts here and the redirect may go to the merchant. */
-function setPageHeaders(c: Context, record: SavedCardJson): void {
+function setPageHeaders(c: Context, record: RecurringBillingJson): void {
   const redirect = typeof record.redirect_url === 'string' && record.redirect_url ? record.redirect_url : '';
   const returnOrigin = redirect ? new URL(redirect).origin : '';
   c.header(

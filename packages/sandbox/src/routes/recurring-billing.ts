@@ -9,14 +9,19 @@ import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { subscriptionPlanOf } from './subscription-plans.js';
-import { chargeSavedCard, createSavedCardRecord, updateSavedCardRecord, type SavedCardJson } from '../saved-cards.js';
+import {
+  chargeRecurringBilling,
+  createRecurringBilling,
+  updateRecurringBilling,
+  type RecurringBillingJson,
+} from '../recurring-billing.js';
 
-/** The recurring-billing (saved-card) operations. */
-export function savedCardHandlers(sandbox: SandboxContext): HandlersOf<'savedCards'> {
+/** The recurring billing operations. */
+export function recurringBillingHandlers(sandbox: SandboxContext): HandlersOf<'recurringBilling'> {
   const { state } = sandbox;
 
-  const record = (id: string, businessId: string, message: string): SavedCardJson => {
-    const found = state.resources.get('saved_cards', id, businessId);
+  const record = (id: string, businessId: string, message: string): RecurringBillingJson => {
+    const found = state.resources.get('recurring_billing', id, businessId);
     if (!found) throw notFound(message);
     return found;
   };
@@ -24,48 +29,49 @@ export function savedCardHandlers(sandbox: SandboxContext): HandlersOf<'savedCar
   const planOf = (id: string, businessId: string) => subscriptionPlanOf(sandbox, id, businessId);
 
   return {
-    'savedCards.create': async ({ businessId, body }) => {
+    'recurringBilling.create': async ({ businessId, body }) => {
       // Undocumented fields are ignored, as the service does, and named so that a typo is seen.
       const input = await body();
       const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
       // The service's original description shows 200 (no body); the record is what 4.2 answers for it.
-      return createSavedCardRecord(sandbox, businessId, input, plan);
+      return createRecurringBilling(sandbox, businessId, input, plan);
     },
 
     // The service shows no answer for this list: the cursor list of its other lists (per_page a number).
-    'savedCards.list': ({ businessId, filters }) => {
+    'recurringBilling.list': ({ businessId, filters }) => {
       const { status = 'active', ...wanted } = filters();
-      const matches = (item: SavedCardJson) =>
+      const matches = (item: RecurringBillingJson) =>
         Object.entries(wanted).every(([field, value]) => value === undefined || item[field] === value);
       return state.resources
-        .list('saved_cards', businessId)
+        .list('recurring_billing', businessId)
         .filter((item) => item.status === status)
         .filter(matches);
     },
 
     // Spec 4.2: the text for an unknown id names a missing subscription plan record.
-    'savedCards.get': ({ params, businessId }) => record(params.id, businessId, 'Subscription plan record not found'),
+    'recurringBilling.get': ({ params, businessId }) =>
+      record(params.id, businessId, 'Subscription plan record not found'),
 
-    'savedCards.update': async ({ params, businessId, body }) => {
+    'recurringBilling.update': async ({ params, businessId, body }) => {
       const found = record(params.id, businessId, 'Recurring billing record not found');
       const input = await body();
       const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
-      return updateSavedCardRecord(found, input, plan);
+      return updateRecurringBilling(found, input, plan);
     },
 
-    'savedCards.cancel': ({ params, businessId }) => {
+    'recurringBilling.cancel': ({ params, businessId }) => {
       const found = record(params.id, businessId, 'Recurring billing record not found');
       found.status = 'canceled';
       found.updated_at = isoWithoutOffset(new Date());
       return found;
     },
 
-    'savedCards.charge': async ({ params, businessId, body }) => {
+    'recurringBilling.charge': async ({ params, businessId, body }) => {
       const found = record(params.id, businessId, 'Recurring billing record not found');
       // `amount` and `currency` are required, as the real service requires them (a 422 names a missing one).
       const input = await body();
       const amountMinor = majorToMinor(input.amount);
-      return chargeSavedCard(sandbox, found, businessId, { amountMinor, currency: input.currency });
+      return chargeRecurringBilling(sandbox, found, businessId, { amountMinor, currency: input.currency });
     },
   };
 }

@@ -6,7 +6,7 @@
  *   to the event, with `Hitpay-Signature` (its salt), `Hitpay-Event-Type`, `Hitpay-Event-Object` and
  *   `User-Agent: HitPay v2.0`;
  * - {@link sendPaymentNotification}: the form post to a payment request's `webhook`, signed by `hmac`;
- * - {@link sendSavedCardNotification}: the same form for a charge of a saved card, to its record's `webhook`.
+ * - {@link sendRecurringBillingNotification}: the same form for a charge of a saved card, to its record's `webhook`.
  */
 import {
   formatMinor,
@@ -87,7 +87,7 @@ export function sendPaymentNotification(
  * sandbox sends the payment notification's form with `recurring_billing_id` in place of the payment request,
  * `reference_number` the record's `reference`, signed the same way.
  */
-export function sendSavedCardNotification(
+export function sendRecurringBillingNotification(
   sandbox: SandboxContext,
   record: { id: string; webhook?: string | null; reference?: string | null },
   charge: ChargeRecord,

@@ -106,22 +106,22 @@ describe('payments client, operation by operation', () => {
 
   it('saved cards: a payment with save_card saves it; charge it; cancel it; unknown names the plan record', async () => {
     await paidRequest(12, { save_card: true, email: 'shopper@example.test' });
-    const cardId = sandbox.context.state.resources.list('saved_cards', business())[0]!.id;
-    const card = await client.savedCards.get(cardId);
+    const cardId = sandbox.context.state.resources.list('recurring_billing', business())[0]!.id;
+    const card = await client.recurringBilling.get(cardId);
     expect(card).toMatchObject({
       cycle: 'save_card',
       customer_email: 'shopper@example.test',
       payment_method: { card: { brand: 'visa', last4: '4242' } },
     });
-    expect(await client.savedCards.charge(cardId, { amount: 7, currency: 'SGD' })).toMatchObject({
+    expect(await client.recurringBilling.charge(cardId, { amount: 7, currency: 'SGD' })).toMatchObject({
       status: 'succeeded',
       amount: 7,
     });
-    expect((await client.savedCards.cancel(cardId)).status).toBe('canceled');
-    await expect(client.savedCards.charge(cardId, { amount: 7, currency: 'SGD' })).rejects.toMatchObject({
+    expect((await client.recurringBilling.cancel(cardId)).status).toBe('canceled');
+    await expect(client.recurringBilling.charge(cardId, { amount: 7, currency: 'SGD' })).rejects.toMatchObject({
       code: 'conflict',
     });
-    await expect(client.savedCards.get(UNKNOWN)).rejects.toMatchObject({
+    await expect(client.recurringBilling.get(UNKNOWN)).rejects.toMatchObject({
       message: 'Subscription plan record not found',
     });
   });

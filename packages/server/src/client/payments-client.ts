@@ -50,32 +50,32 @@ export function createPaymentsClient(config: PaymentsClientConfig) {
       get: byId('refunds.get'),
     },
     payouts: { get: byId('payouts.get') },
-    savedCards: {
+    recurringBilling: {
       /**
        * `POST /v1/recurring-billing`: with `save_card: true` (and `name`, `amount`, `customer_email`) a record
        * whose `url` is a checkout that saves the customer's card; without it, a subscription (`start_date`, and
        * a `plan_id` or `name`, `amount` and `cycle`). Send the customer to `url`. Never retried.
        */
-      create: create('savedCards.create'),
+      create: create('recurringBilling.create'),
       /**
        * `GET /v1/recurring-billing`: the records with `status` (default `active`, as the service filters), by
        * `customer_email`, `reference` and `business_recurring_plans_id`.
        */
-      list: list('savedCards.list'),
+      list: list('recurringBilling.list'),
       /** `GET /v1/recurring-billing/{id}` (4.2): with the saved card's brand and last four once it is saved. */
-      get: byId('savedCards.get'),
+      get: byId('recurringBilling.get'),
       /**
        * `PUT /v1/recurring-billing/{id}`: changes the fields given (a `plan_id` takes the plan's cycle and
        * amount, refused on a saved-card record); answers the record. Never retried.
        */
-      update: update('savedCards.update'),
+      update: update('recurringBilling.update'),
       /**
        * `POST /v1/charge/recurring-billing/{id}`: charges the saved card `amount` in `currency` (the service
        * requires both) and answers `{ payment_id, recurring_billing_id, amount, currency, status }`. Never retried.
        */
-      charge: update('savedCards.charge'),
+      charge: update('recurringBilling.charge'),
       /** `DELETE /v1/recurring-billing/{id}`: cancels the record (status `canceled`); answers the record. */
-      cancel: byId('savedCards.cancel'),
+      cancel: byId('recurringBilling.cancel'),
     },
     subscriptionPlans: {
       /**

@@ -42,7 +42,7 @@ describe('undocumented fields through the typed client', () => {
       trial_days: 7,
     });
     expect(plan).toMatchObject({ name: 'Beans' });
-    const card = await client().savedCards.create({
+    const card = await client().recurringBilling.create({
       customer_email: 'ann@example.test',
       save_card: true,
       name: 'Card on file',

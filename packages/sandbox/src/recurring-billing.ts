@@ -1,7 +1,7 @@
 /**
- * Saved-card billing records (spec 2.3, the real service's "recurring billing"): how one is made, how its
- * checkout saves a card, and how a saved card is charged. The record's JSON is what `GET
- * /v1/recurring-billing/{id}` answers, kept in the resource store under `saved_cards`. Shapes the spec does
+ * Recurring billing records (the real service's name; spec 2.3 calls them saved-card billing records): how one is
+ * made, how its checkout saves a card, and how a saved card is charged. The record's JSON is what `GET
+ * /v1/recurring-billing/{id}` answers, kept in the resource store under `recurring_billing`. Shapes the spec does
  * not show follow the real service's OpenAPI; the sandbox README lists each choice.
  */
 import {
@@ -9,8 +9,8 @@ import {
   minorToMajor,
   PaykitError,
   SAVE_CARD_WITH_PLAN,
-  type savedCardCreateSchema,
-  type savedCardUpdateSchema,
+  type recurringBillingCreateSchema,
+  type recurringBillingUpdateSchema,
 } from '@paykit/core';
 import type * as z from 'zod';
 import { isoWithoutOffset } from './clock.js';
@@ -20,17 +20,17 @@ import { chargeJson } from './serialize.js';
 import type { ResourceOf } from './resources.js';
 import type { WireOf } from './wire.js';
 import type { ChargeRecord } from './state.js';
-import { savedCardCharge } from './charge-records.js';
-import { sendEvent, sendSavedCardNotification } from './webhooks/send.js';
+import { recurringBillingCharge } from './charge-records.js';
+import { sendEvent, sendRecurringBillingNotification } from './webhooks/send.js';
 
-/** A saved-card record as stored and answered (core's `savedCardSchema`). */
-export type SavedCardJson = ResourceOf<'saved_cards'>;
+/** A recurring billing record as stored and answered (core's `recurringBillingSchema`). */
+export type RecurringBillingJson = ResourceOf<'recurring_billing'>;
 
 /** A subscription plan a record takes its name, amount and cycle from. */
 type PlanJson = ResourceOf<'subscription_plans'>;
 
-type CreateInput = z.output<typeof savedCardCreateSchema>;
-type UpdateInput = z.output<typeof savedCardUpdateSchema>;
+type CreateInput = z.output<typeof recurringBillingCreateSchema>;
+type UpdateInput = z.output<typeof recurringBillingUpdateSchema>;
 
 /** The path, under the sandbox's origin, of a record's checkout (the real one is `.../recurring-plan/{id}`). */
 export const recurringCheckoutPath = (id: string): string => `/checkout/recurring-plan/${encodeURIComponent(id)}`;
@@ -40,18 +40,18 @@ export const recurringCheckoutPath = (id: string): string => `/checkout/recurrin
  * (one of the statuses the service's list filter names) and `payment_method` is null; the checkout makes it
  * `active` with the card's brand and last four.
  */
-export function createSavedCardRecord(
+export function createRecurringBilling(
   sandbox: SandboxContext,
   businessId: string,
   input: CreateInput,
   plan: PlanJson | undefined,
-): SavedCardJson {
+): RecurringBillingJson {
   const business = sandbox.state.businesses.get(businessId);
   const saveCard = input.save_card === true || input.save_payment_method === true;
   const now = isoWithoutOffset(new Date());
   const amount = input.amount ?? plan?.amount ?? 0;
   const id = newId();
-  return sandbox.state.resources.add('saved_cards', businessId, {
+  return sandbox.state.resources.add('recurring_billing', businessId, {
     id,
     business_recurring_plans_id: input.plan_id ?? null,
     customer_name: input.customer_name ?? '',
@@ -95,11 +95,11 @@ export function createSavedCardRecord(
  * each field given replaces the record's. `start_date` and `start_date_method` are checked and not stored
  * (the record of 2.3 has no such field). A canceled record is not changed (409).
  */
-export function updateSavedCardRecord(
-  record: SavedCardJson,
+export function updateRecurringBilling(
+  record: RecurringBillingJson,
   input: UpdateInput,
   plan: PlanJson | undefined,
-): SavedCardJson {
+): RecurringBillingJson {
   if (record.status === 'canceled') throw new PaykitError('conflict', 'This recurring billing was canceled');
   const saveCard = input.save_card ?? input.save_payment_method;
   if (input.plan_id && (record.save_card === 1 || saveCard === true)) {
@@ -164,33 +164,33 @@ export function readTestCard(typed: string): TestCard | undefined {
 }
 
 /** Saves the card on the record: it becomes `active` and 4.2 shows the brand and last four. */
-export function saveCard(record: SavedCardJson, card: TestCard): void {
+export function saveCard(record: RecurringBillingJson, card: TestCard): void {
   record.payment_method = { card: { brand: card.brand, last4: card.last4 } };
   record.status = 'active';
   record.updated_at = isoWithoutOffset(new Date());
 }
 
-/** What a charge of a saved card answers (the real service's shape, core's `savedCardChargeResultSchema`). */
-export type SavedCardChargeAnswer = WireOf<'savedCards.charge'>;
+/** What a charge of a saved card answers (the real service's shape, core's `recurringBillingChargeResultSchema`). */
+export type RecurringBillingChargeAnswer = WireOf<'recurringBilling.charge'>;
 
 /**
  * Charges the saved card of `record`: a succeeded charge in the charges list and the ledger, the record's
  * `times_charged` and `total_charge` moved on, `charge.created` sent to the business's endpoints that listen, and
  * the notification form to the record's own `webhook` when it has one (webhooks/send.ts).
  */
-export function chargeSavedCard(
+export function chargeRecurringBilling(
   sandbox: SandboxContext,
-  record: SavedCardJson,
+  record: RecurringBillingJson,
   businessId: string,
   charge: { amountMinor: number; currency: string },
-): SavedCardChargeAnswer {
+): RecurringBillingChargeAnswer {
   if (record.status === 'canceled') throw new PaykitError('conflict', 'This recurring billing was canceled');
   if (!record.payment_method) {
     throw new PaykitError('conflict', 'No card is saved on this recurring billing yet: open its url first');
   }
   const { state } = sandbox;
   const currency = charge.currency.toLowerCase();
-  const created: ChargeRecord = savedCardCharge(
+  const created: ChargeRecord = recurringBillingCharge(
     record,
     businessId,
     { amountMinor: charge.amountMinor, currency },
@@ -211,7 +211,7 @@ export function chargeSavedCard(
   const chargedBefore = majorToMinor(record.total_charge ?? 0, { field: 'total_charge', allowZero: true });
   record.total_charge = minorToMajor(chargedBefore + charge.amountMinor);
   record.updated_at = isoWithoutOffset(new Date());
-  sendSavedCardNotification(sandbox, record, created);
+  sendRecurringBillingNotification(sandbox, record, created);
   sendEvent(sandbox, 'charge.created', chargeJson(created), businessId);
   return {
     payment_id: created.id,

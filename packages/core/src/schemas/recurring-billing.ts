@@ -1,5 +1,6 @@
 /**
- * Saved-card (recurring) billing records (spec 2.3, 4.2), their creation, and the charge of a saved card.
+ * Recurring billing records (the real service's name; spec 2.3 and 4.2 call them saved-card billing records),
+ * their creation, and the charge of a saved card.
  * Where the spec is silent (the create and charge bodies, the charge's answer) the shapes are the real
  * service's public description (OpenAPI "Recurring Billing" and "Charge"); the sandbox README lists each choice.
  */
@@ -23,8 +24,8 @@ import { subscriptionCycleFrequencies, subscriptionCycles } from './subscription
 /** 0/1 integers that the record uses for flags. */
 const flag = z.union([z.literal(0), z.literal(1), z.boolean()]);
 
-/** A saved-card billing record. `payment_method.card` carries the card's brand and last four digits. */
-export const savedCardSchema = z.looseObject({
+/** A recurring billing record. `payment_method.card` carries the card's brand and last four digits. */
+export const recurringBillingSchema = z.looseObject({
   id,
   business_recurring_plans_id: z.string().nullish(),
   customer_name: z.string(),
@@ -61,8 +62,8 @@ export const savedCardSchema = z.looseObject({
     .nullish(),
 });
 
-/** A saved-card billing record. */
-export type SavedCard = z.output<typeof savedCardSchema>;
+/** A recurring billing record. */
+export type RecurringBilling = z.output<typeof recurringBillingSchema>;
 
 /**
  * Billing cycles a recurring billing takes: the subscription plans' (OpenAPI: weekly, monthly, yearly, custom),
@@ -127,7 +128,7 @@ function customCycleRule(
  * `cycle_repeat` and `cycle_frequency`. `webhook` is in the service's own example request. Loose: a field
  * this schema does not know is passed on, not refused (the service may take more than it documents).
  */
-export const savedCardCreateSchema = z
+export const recurringBillingCreateSchema = z
   .looseObject({
     ...recurringFields(),
     customer_email: email,
@@ -144,8 +145,8 @@ export const savedCardCreateSchema = z
     customCycleRule(input, missing);
   });
 
-/** What goes into {@link savedCardCreateSchema}. */
-export type SavedCardCreateInput = z.input<typeof savedCardCreateSchema>;
+/** What goes into {@link recurringBillingCreateSchema}. */
+export type RecurringBillingCreateInput = z.input<typeof recurringBillingCreateSchema>;
 
 /**
  * The body of `PUT /v1/recurring-billing/{id}` (the real service's "Update Recurring Billing"): any of the
@@ -153,7 +154,7 @@ export type SavedCardCreateInput = z.input<typeof savedCardCreateSchema>;
  * the sandbox). A `plan_id` replaces the cycle and amount with the plan's; it is refused with `save_card`
  * (the body's or the record's, which the sandbox checks). Loose like the create body.
  */
-export const savedCardUpdateSchema = z
+export const recurringBillingUpdateSchema = z
   .looseObject({
     ...recurringFields(),
     customer_email: email.optional(),
@@ -167,27 +168,27 @@ export const savedCardUpdateSchema = z
     customCycleRule(input, missing);
   });
 
-/** What goes into {@link savedCardUpdateSchema}. */
-export type SavedCardUpdateInput = z.input<typeof savedCardUpdateSchema>;
+/** What goes into {@link recurringBillingUpdateSchema}. */
+export type RecurringBillingUpdateInput = z.input<typeof recurringBillingUpdateSchema>;
 
 /**
  * The body of `POST /v1/charge/recurring-billing/{id}`: `amount` and `currency`, both required as the real
  * service requires them (OpenAPI "Charge the saved card"), so a charge that works against the sandbox works
  * against the service.
  */
-export const savedCardChargeSchema = z.looseObject({
+export const recurringBillingChargeSchema = z.looseObject({
   amount,
   currency: requestCurrency,
 });
 
-/** What goes into {@link savedCardChargeSchema}. */
-export type SavedCardChargeInput = z.input<typeof savedCardChargeSchema>;
+/** What goes into {@link recurringBillingChargeSchema}. */
+export type RecurringBillingChargeInput = z.input<typeof recurringBillingChargeSchema>;
 
 /**
  * The answer to a charge of a saved card (OpenAPI "Charge the saved card"): the payment's id, the recurring
  * billing's id, the amount, the currency (lower case in the service's example) and the status.
  */
-export const savedCardChargeResultSchema = z.looseObject({
+export const recurringBillingChargeResultSchema = z.looseObject({
   payment_id: id,
   recurring_billing_id: id,
   amount: recordMoney,
@@ -196,21 +197,23 @@ export const savedCardChargeResultSchema = z.looseObject({
 });
 
 /** The answer to a charge of a saved card. */
-export type SavedCardChargeResult = z.output<typeof savedCardChargeResultSchema>;
+export type RecurringBillingChargeResult = z.output<typeof recurringBillingChargeResultSchema>;
 
 /** The statuses the service's list of records filters by ("Get All Recurring Billing"). */
-export const savedCardListStatuses = ['active', 'scheduled', 'retrying', 'inactive', 'canceled'] as const;
+export const recurringBillingStatuses = ['active', 'scheduled', 'retrying', 'inactive', 'canceled'] as const;
 
 /**
  * The filters of the list of records (the operation table's `query` column). Without `status` the service lists
  * the `active` ones.
  */
-export const savedCardListFiltersSchema = z.object({
-  status: z.enum(savedCardListStatuses, { error: `must be one of ${savedCardListStatuses.join(', ')}` }).optional(),
+export const recurringBillingListFiltersSchema = z.object({
+  status: z
+    .enum(recurringBillingStatuses, { error: `must be one of ${recurringBillingStatuses.join(', ')}` })
+    .optional(),
   customer_email: z.string().optional(),
   reference: z.string().optional(),
   business_recurring_plans_id: z.string().optional(),
 });
 
 /** The filters of the list of records as a caller gives them. */
-export type SavedCardListFilters = z.input<typeof savedCardListFiltersSchema>;
+export type RecurringBillingListFilters = z.input<typeof recurringBillingListFiltersSchema>;

@@ -70,7 +70,7 @@ async function arrived(match: (r: Received) => boolean, count: number): Promise<
 
 describe('saved card: create, save on the checkout, read, charge, cancel, webhooks', () => {
   it('runs the whole flow through the server client against the sandbox', async () => {
-    const record = await client.savedCards.create({
+    const record = await client.recurringBilling.create({
       save_card: true,
       name: 'Coffee club card',
       amount: 12.5,
@@ -95,7 +95,7 @@ describe('saved card: create, save on the checkout, read, charge, cancel, webhoo
     expect(record.url).toBe(`${sandbox.url}/checkout/recurring-plan/${record.id}`);
 
     // No card yet: nothing to charge.
-    await expect(client.savedCards.charge(record.id, { amount: 1, currency: 'SGD' })).rejects.toMatchObject({
+    await expect(client.recurringBilling.charge(record.id, { amount: 1, currency: 'SGD' })).rejects.toMatchObject({
       code: 'conflict',
       status: 409,
     });
@@ -114,7 +114,7 @@ describe('saved card: create, save on the checkout, read, charge, cancel, webhoo
     const wrong = await post('card_number=5555+5555+5555+4445&outcome=save');
     expect(wrong.status).toBe(422);
     expect(await wrong.text()).toContain('role="alert"');
-    expect((await client.savedCards.get(record.id)).payment_method).toBeNull();
+    expect((await client.recurringBilling.get(record.id)).payment_method).toBeNull();
 
     const saved = await post('card_number=5555+5555+5555+4444&outcome=save');
     expect(saved.status).toBe(303);
@@ -123,13 +123,13 @@ describe('saved card: create, save on the checkout, read, charge, cancel, webhoo
     expect(Object.fromEntries(back.searchParams)).toEqual({ from: 'club', reference: record.id, status: 'active' });
 
     // 4.2: brand and last four.
-    const card = await client.savedCards.get(record.id);
+    const card = await client.recurringBilling.get(record.id);
     expect(card).toMatchObject({ status: 'active', payment_method: { card: { brand: 'mastercard', last4: '4444' } } });
-    expect((await client.savedCards.list()).data.map((r) => r.id)).toContain(record.id);
-    expect((await client.savedCards.list({ status: 'canceled' })).data.map((r) => r.id)).not.toContain(record.id);
+    expect((await client.recurringBilling.list()).data.map((r) => r.id)).toContain(record.id);
+    expect((await client.recurringBilling.list({ status: 'canceled' })).data.map((r) => r.id)).not.toContain(record.id);
 
     // Charge it in the service's shape.
-    const charged = await client.savedCards.charge(record.id, { amount: 7.25, currency: 'SGD' });
+    const charged = await client.recurringBilling.charge(record.id, { amount: 7.25, currency: 'SGD' });
     expect(charged).toEqual({
       payment_id: expect.any(String),
       recurring_billing_id: record.id,
@@ -138,7 +138,7 @@ describe('saved card: create, save on the checkout, read, charge, cancel, webhoo
       status: 'succeeded',
     });
     expect(await client.charges.get(charged.payment_id)).toMatchObject({ status: 'succeeded', amount: 7.25 });
-    expect(await client.savedCards.get(record.id)).toMatchObject({ times_charged: 1, total_charge: 7.25 });
+    expect(await client.recurringBilling.get(record.id)).toMatchObject({ times_charged: 1, total_charge: 7.25 });
 
     // The merchant hears of it: charge.created at its endpoint, the notification's form at the record's webhook.
     const ofCharge = (r: Received) => r.fields.id === charged.payment_id || r.fields.payment_id === charged.payment_id;
@@ -160,27 +160,29 @@ describe('saved card: create, save on the checkout, read, charge, cancel, webhoo
     });
 
     // Update: the fields given change, the card stays.
-    expect(await client.savedCards.update(record.id, { name: 'Coffee club card (gold)', amount: 15 })).toMatchObject({
+    expect(
+      await client.recurringBilling.update(record.id, { name: 'Coffee club card (gold)', amount: 15 }),
+    ).toMatchObject({
       name: 'Coffee club card (gold)',
       amount: 15,
       payment_method: { card: { brand: 'mastercard', last4: '4444' } },
     });
 
     // Cancel: the record says canceled and cannot be charged again.
-    expect(await client.savedCards.cancel(record.id)).toMatchObject({ id: record.id, status: 'canceled' });
-    expect((await client.savedCards.get(record.id)).status).toBe('canceled');
-    await expect(client.savedCards.charge(record.id, { amount: 1, currency: 'SGD' })).rejects.toMatchObject({
+    expect(await client.recurringBilling.cancel(record.id)).toMatchObject({ id: record.id, status: 'canceled' });
+    expect((await client.recurringBilling.get(record.id)).status).toBe('canceled');
+    await expect(client.recurringBilling.charge(record.id, { amount: 1, currency: 'SGD' })).rejects.toMatchObject({
       code: 'conflict',
     });
-    expect((await client.savedCards.list({ status: 'canceled' })).data.map((r) => r.id)).toContain(record.id);
+    expect((await client.recurringBilling.list({ status: 'canceled' })).data.map((r) => r.id)).toContain(record.id);
   });
 
   it('refuses a save_card record without a name or amount, and one with a plan_id, in the service words', async () => {
     await expect(
-      client.savedCards.create({ save_card: true, customer_email: 'ann@example.test' }),
+      client.recurringBilling.create({ save_card: true, customer_email: 'ann@example.test' }),
     ).rejects.toMatchObject({ code: 'validation_failed' });
     await expect(
-      client.savedCards.create({
+      client.recurringBilling.create({
         save_card: true,
         plan_id: '00000000-0000-4000-8000-00000000beef',
         name: 'Card',
