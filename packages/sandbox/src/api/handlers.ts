@@ -6,10 +6,12 @@ import type { SandboxContext } from '../context.js';
 import { balanceHandlers } from '../routes/balances.js';
 import { businessHandlers } from '../routes/business.js';
 import { chargeHandlers } from '../routes/charges.js';
-import { commerceHandlers } from '../routes/commerce.js';
 import { customerHandlers } from '../routes/customers.js';
 import { inPersonHandlers } from '../routes/in-person.js';
+import { invoiceHandlers } from '../routes/invoices.js';
+import { orderHandlers } from '../routes/orders.js';
 import { paymentRequestHandlers } from '../routes/payment-requests.js';
+import { productHandlers } from '../routes/products.js';
 import { recurringBillingHandlers } from '../routes/recurring-billing.js';
 import { refundHandlers } from '../routes/refunds.js';
 import { subscriptionPlanHandlers } from '../routes/subscription-plans.js';
@@ -27,7 +29,9 @@ export function operationHandlers(sandbox: SandboxContext): OperationHandlers {
     ...balanceHandlers(sandbox),
     ...recurringBillingHandlers(sandbox),
     ...subscriptionPlanHandlers(sandbox),
-    ...commerceHandlers(sandbox),
+    ...productHandlers(sandbox),
+    ...invoiceHandlers(sandbox),
+    ...orderHandlers(sandbox),
     ...customerHandlers(sandbox),
     ...transferHandlers(sandbox),
     ...webhookEventHandlers(sandbox),
