@@ -64,9 +64,9 @@ export {
   type CodeExchangeInput,
   type CodeExchangeOptions,
   type OAuthClient,
-  type OAuthClientOptions,
   type TokenRequestOptions,
 } from './oauth/oauth-client.js';
+export type { OAuthClientOptions } from './oauth/oauth-client-options.js';
 export type { DiscoveryAlgorithm, OAuthEndpoints } from './oauth/authorization-server.js';
 export type { ClientAuthentication } from './oauth/client-authentication.js';
 export { DEFAULT_REFRESH_AHEAD, MAX_REFRESH_LEAD_MS } from './oauth/refresh-lead.js';
