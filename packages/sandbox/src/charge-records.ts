@@ -6,7 +6,8 @@
  */
 import { majorToMinor } from '@paykit/core';
 import { newId } from './ids.js';
-import type { RecurringBillingJson, TestCard } from './recurring-billing.js';
+import type { RecurringBillingJson } from './recurring-billing.js';
+import type { TestCard } from './test-cards.js';
 import type { ChargeCustomer, ChargeRecord, PaymentRequestRecord, SandboxState } from './state.js';
 
 /**

@@ -1,12 +1,10 @@
 /**
  * Recurring billing records (the real service's name; spec 2.3 calls them saved-card billing records): how one is
- * made, how its checkout saves a card, and how a saved card is charged. The record's JSON is what `GET
- * /v1/recurring-billing/{id}` answers, kept in the resource store under `recurring_billing`. Shapes the spec does
- * not show follow the real service's OpenAPI; the sandbox README lists each choice.
+ * made and updated, and how its checkout saves a card (charging it is `recurring-billing-charge.ts`). The record's
+ * JSON is what `GET /v1/recurring-billing/{id}` answers, kept in the resource store under `recurring_billing`.
+ * Shapes the spec does not show follow the real service's OpenAPI; the sandbox README lists each choice.
  */
 import {
-  majorToMinor,
-  minorToMajor,
   PaykitError,
   SAVE_CARD_WITH_PLAN,
   type recurringBillingCreateSchema,
@@ -16,12 +14,8 @@ import type * as z from 'zod';
 import { isoWithoutOffset } from './clock.js';
 import type { SandboxContext } from './context.js';
 import { newId } from './ids.js';
-import { chargeJson } from './serialize.js';
 import type { ResourceOf } from './resources.js';
-import type { WireOf } from './wire.js';
-import type { ChargeRecord } from './state.js';
-import { recurringBillingCharge } from './charge-records.js';
-import { sendEvent, sendRecurringBillingNotification } from './webhooks/send.js';
+import type { TestCard } from './test-cards.js';
 
 /** A recurring billing record as stored and answered (core's `recurringBillingSchema`). */
 export type RecurringBillingJson = ResourceOf<'recurring_billing'>;
@@ -140,94 +134,9 @@ export function updateRecurringBilling(
   return record;
 }
 
-/** The sandbox's test cards: any number that passes the Luhn check, with the brand read from its prefix. */
-export interface TestCard {
-  brand: 'visa' | 'mastercard' | 'amex' | 'card';
-  last4: string;
-}
-
-/**
- * Reads a card number typed on the checkout (spaces and dashes allowed). Undefined when it is not 13 to 19
- * digits passing the Luhn check: the page then asks again.
- */
-export function readTestCard(typed: string): TestCard | undefined {
-  const digits = typed.replace(/[\s-]/g, '');
-  if (!/^\d{13,19}$/.test(digits) || !luhn(digits)) return undefined;
-  const brand = /^4/.test(digits)
-    ? 'visa'
-    : /^(5[1-5]|2[2-7])/.test(digits)
-      ? 'mastercard'
-      : /^3[47]/.test(digits)
-        ? 'amex'
-        : 'card';
-  return { brand, last4: digits.slice(-4) };
-}
-
 /** Saves the card on the record: it becomes `active` and 4.2 shows the brand and last four. */
 export function saveCard(record: RecurringBillingJson, card: TestCard): void {
   record.payment_method = { card: { brand: card.brand, last4: card.last4 } };
   record.status = 'active';
   record.updated_at = isoWithoutOffset(new Date());
-}
-
-/** What a charge of a saved card answers (the real service's shape, core's `recurringBillingChargeResultSchema`). */
-export type RecurringBillingChargeAnswer = WireOf<'recurringBilling.charge'>;
-
-/**
- * Charges the saved card of `record`: a succeeded charge in the charges list and the ledger, the record's
- * `times_charged` and `total_charge` moved on, `charge.created` sent to the business's endpoints that listen, and
- * the notification form to the record's own `webhook` when it has one (webhooks/send.ts).
- */
-export function chargeRecurringBilling(
-  sandbox: SandboxContext,
-  record: RecurringBillingJson,
-  businessId: string,
-  charge: { amountMinor: number; currency: string },
-): RecurringBillingChargeAnswer {
-  if (record.status === 'canceled') throw new PaykitError('conflict', 'This recurring billing was canceled');
-  if (!record.payment_method) {
-    throw new PaykitError('conflict', 'No card is saved on this recurring billing yet: open its url first');
-  }
-  const { state } = sandbox;
-  const currency = charge.currency.toLowerCase();
-  const created: ChargeRecord = recurringBillingCharge(
-    record,
-    businessId,
-    { amountMinor: charge.amountMinor, currency },
-    new Date(),
-  );
-  state.charges.set(created.id, created);
-  created.status = 'succeeded';
-  state.ledger.recordCharge({
-    chargeId: created.id,
-    businessId,
-    platformBusinessId: null,
-    amountMinor: charge.amountMinor,
-    commissionMinor: null,
-    currency,
-  });
-  record.times_charged = (record.times_charged ?? 0) + 1;
-  // total_charge starts at 0: a total, so 0 is taken as nothing charged yet.
-  const chargedBefore = majorToMinor(record.total_charge ?? 0, { field: 'total_charge', allowZero: true });
-  record.total_charge = minorToMajor(chargedBefore + charge.amountMinor);
-  record.updated_at = isoWithoutOffset(new Date());
-  sendRecurringBillingNotification(sandbox, record, created);
-  sendEvent(sandbox, 'charge.created', chargeJson(created), businessId);
-  return {
-    payment_id: created.id,
-    recurring_billing_id: record.id,
-    amount: minorToMajor(charge.amountMinor),
-    currency,
-    status: 'succeeded',
-  };
-}
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }

@@ -10,7 +10,8 @@
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
-import { readTestCard, saveCard, type RecurringBillingJson } from '../recurring-billing.js';
+import { saveCard, type RecurringBillingJson } from '../recurring-billing.js';
+import { readTestCard } from '../test-cards.js';
 import { CSP_REPORT, page } from './layout.js';
 import { formatMoney } from './money.js';
 import { majorToMinor } from '@paykit/core';

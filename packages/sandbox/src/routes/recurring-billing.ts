@@ -9,12 +9,8 @@ import { isoWithoutOffset } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { subscriptionPlanOf } from './subscription-plans.js';
-import {
-  chargeRecurringBilling,
-  createRecurringBilling,
-  updateRecurringBilling,
-  type RecurringBillingJson,
-} from '../recurring-billing.js';
+import { createRecurringBilling, updateRecurringBilling, type RecurringBillingJson } from '../recurring-billing.js';
+import { chargeRecurringBilling } from '../recurring-billing-charge.js';
 
 /** The recurring billing operations. */
 export function recurringBillingHandlers(sandbox: SandboxContext): HandlersOf<'recurringBilling'> {
