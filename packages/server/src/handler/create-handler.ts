@@ -18,7 +18,7 @@ import { apiFailureLine, errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
 import { setBodyDeadline } from './http.js';
-import { consoleLogger, redactingLogger, type Logger } from './logger.js';
+import { consoleLogger, redactingLogger } from './logger.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
 import { assertSameSiteOrAllowed, corsHeaders, originPolicy } from './origin-guard.js';
@@ -26,7 +26,8 @@ import { oauthCallbackRoute } from './routes/oauth-callback.js';
 import { paymentStatusRoute } from './routes/payment-status.js';
 import { startCheckoutRoute } from './routes/start-checkout.js';
 import { webhooksRoute } from './routes/webhooks.js';
-import { isProduction, refuseMemoryStateOnWorkers, type MemoryState } from '../runtime.js';
+import { memoryState, warnOfMemoryStores, warnOfUnsignedWebhooks } from './production-warnings.js';
+import { refuseMemoryStateOnWorkers } from '../runtime.js';
 
 /** A mounted handler: call it with any request; `prefix` tells adapters which paths are its own. */
 export interface PaykitHandler {
@@ -254,63 +255,6 @@ function checkFailure(error: unknown, baseUrl: string): unknown {
       { cause: error, ...(error.status === undefined ? {} : { status: error.status }) },
     );
   return error;
-}
-
-let warnedOfMemoryStores = false;
-
-/**
- * In production, state kept in one process's memory breaks paykit's promises as soon as there is a second
- * instance (or a serverless cold start): say so once, in words that name what is lost.
- */
-function warnOfMemoryStores(options: PaykitHandlerOptions, logger: Logger): void {
-  if (warnedOfMemoryStores || !isProduction()) return;
-  const inMemory = memoryState(options, { given: false }).map((state) => state.lost);
-  if (inMemory.length === 0) return;
-  warnedOfMemoryStores = true;
-  logger.warn(
-    `paykit: NODE_ENV is production but these are kept in this process's memory only: ${inMemory.join('; ')}. ` +
-      'With more than one instance, pass the stores of createPostgresStores() from @paykit/server/postgres.',
-  );
-}
-
-/**
- * The handler's state kept in memory: the stores left out, and with `given` also memory stores passed in (on a
- * server one process may deliberately be all there is; on Workers never). A platform's comes with it.
- */
-function memoryState(options: PaykitHandlerOptions, { given }: { given: boolean }): MemoryState[] {
-  const idempotency = options.idempotencyStore;
-  const events = options.eventStore;
-  return [
-    ...(idempotency === undefined || (given && idempotency instanceof MemoryIdempotencyStore)
-      ? [
-          {
-            option: 'idempotencyStore',
-            lost: 'idempotency keys (a retried click on another instance makes a second payment request)',
-          },
-        ]
-      : []),
-    ...(events === undefined || (given && events instanceof MemoryEventStore)
-      ? [{ option: 'eventStore', lost: 'webhook claims (a delivery that reaches two instances runs onEvent twice)' }]
-      : []),
-    ...(options.platform?.processLocalState ?? []).map((lost) => ({ option: 'platform', lost })),
-  ];
-}
-
-let warnedOfUnsignedWebhooks = false;
-
-/**
- * Without a salt, a webhook's only proof is the re-fetch: a forged one costs the shop an API call per delivery
- * and is refused only once the API disagrees. Said once, in production, with where the salt is found.
- */
-function warnOfUnsignedWebhooks(options: PaykitHandlerOptions, logger: Logger): void {
-  if (warnedOfUnsignedWebhooks || options.webhookSalt !== undefined) return;
-  if (!isProduction()) return;
-  warnedOfUnsignedWebhooks = true;
-  logger.warn(
-    'paykit: NODE_ENV is production and no webhookSalt is set, so webhook signatures are not checked (each ' +
-      'delivery is still confirmed with the API). Pass webhookSalt: the salt shown beside the API key in the ' +
-      "payment service's dashboard.",
-  );
 }
 
 /** The secrets this handler was configured with, to be masked wherever they would be logged. */
