@@ -1,3 +1,7 @@
+/**
+ * Form bodies (`application/x-www-form-urlencoded`) as the Payments API reads and writes them, `key[]` arrays and
+ * `key[inner]` objects included: one codec for the clients and the sandbox, so both sides agree on the wire.
+ */
 import { PaykitError } from './errors.js';
 
 /** A decoded `application/x-www-form-urlencoded` body: `key[]` fields become arrays under `key`. */

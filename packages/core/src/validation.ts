@@ -1,3 +1,7 @@
+/**
+ * Where a zod error becomes paykit's: field errors with dotted paths, the `{ message, code, errors }` body, and
+ * `parseOrThrow` for code that wants a `validation_failed` {@link PaykitError} rather than a result.
+ */
 import type * as z from 'zod';
 import { PaykitError, type ErrorBody, type FieldError } from './errors.js';
 

@@ -1,3 +1,7 @@
+/**
+ * The base class of `<paykit-pay-button>` and `<paykit-connect-button>`: what a button that starts a network
+ * action does the same in both (busy state, errors, an outcome shown in place), written once.
+ */
 import { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { PaykitErrorEvent } from './events.js';

@@ -1,3 +1,4 @@
+/** The styles of paykit's buttons, shared by the pay and the connect button (`busy-button.ts`). */
 import { unsafeCSS } from 'lit';
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * The sandbox's parts as one object, made by `startSandbox` and handed to every route, page and handler: no part
+ * is a module global, so two sandboxes in one process (the tests start many) never share state.
+ */
 import type { Faults } from './faults.js';
 import type { OAuthState } from './oauth/oauth-state.js';
 import type { RateLimit } from './oauth/rate-limit.js';

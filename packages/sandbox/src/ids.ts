@@ -1,3 +1,4 @@
+/** The ids and secrets the sandbox hands out, in one place so that each kind has one form (Node's CSPRNG). */
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /** A new resource id: a UUID, as the spec's identifiers are. */

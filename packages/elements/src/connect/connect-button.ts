@@ -1,3 +1,4 @@
+/** `<paykit-connect-button>`: a platform's "Connect with Payments" button (OAuth 2.0 with PKCE). */
 import { BusyButton } from '../busy-button.js';
 import { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitConnectEvent } from '../events.js';
 import { text } from '../messages.js';

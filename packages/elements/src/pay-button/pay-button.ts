@@ -1,3 +1,4 @@
+/** `<paykit-pay-button>`: the shop's pay button, to the hosted checkout or the drop-in. */
 import { BusyButton } from '../busy-button.js';
 import type { DropInScript } from '../checkout/checkout-in-place.js';
 import { startCheckout, wantsDropIn } from '../checkout/start-checkout.js';

@@ -1,3 +1,4 @@
+/** The styles of `<paykit-return>`'s box, kept apart from the element as the buttons' are. */
 import { unsafeCSS } from 'lit';
 
 /**

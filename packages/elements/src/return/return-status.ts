@@ -1,3 +1,4 @@
+/** `<paykit-return>`: a payment's confirmed result on the shop's return page, and a platform's connect result. */
 import type { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing } from 'lit';
 import { dev } from '#dev';

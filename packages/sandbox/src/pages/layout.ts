@@ -1,3 +1,7 @@
+/**
+ * The frame every hosted page of the sandbox is drawn in (banner, stylesheet, icon) and the report address of
+ * their Content-Security-Policy, so that each page writes only its own content.
+ */
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 
