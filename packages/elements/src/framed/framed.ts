@@ -1,23 +1,10 @@
 /**
- * A pay or connect button inside a frame: a site builder's "embed code", a widget in someone else's page. The
- * checkout and the authorization page refuse to be framed, so the button never navigates its own frame there: it
- * takes the top window, once (never a second navigation of the top started beside it: WebKit resolves two by
- * cancelling both, `Dapta-Tech/dapta-forms` pull request 157). When the frame may not (its `sandbox` lacks
- * `allow-top-navigation-by-user-activation`), the page opens in a new tab from the click itself, and the shopper
- * is told where it went. Nothing here reads the parent page (an exception there would leave the button busy,
- * `Adyen/adyen-web` issue 2440): only `top !== self`, and the `sandbox` of the frame elements this page may see.
- *
- * How the click goes:
- * - the frame may navigate the top, or this page cannot tell (a parent of another origin): after the backend's
- *   answer, `top.location.href` (the one navigation). Every engine throws when the sandbox refuses it; then a new
- *   tab (the click's activation may still allow it: about five seconds in Chromium and Firefox; WebKitGTK keeps
- *   none past the backend's fetch); failing that, the shopper is asked to press again, and the next click, a new
- *   activation, opens the same page at once without asking the backend again.
- * - a frame element this page can see (same origin) forbids it: a blank tab is opened in the click itself, before
- *   anything is awaited (popup blockers allow a window only there), severed from this page (`opener = null`), and
- *   sent to the page once the backend answered; closed again when the click fails or a listener cancels.
- * - neither a tab nor the top, even from a click: the shopper is told in plain words, and `paykit-error` says
- *   `navigation_blocked`.
+ * A pay or connect button inside a frame (a site builder's embed code, a widget in someone else's page). The
+ * checkout and the authorization page refuse to be framed, so the button takes the top window, with one
+ * navigation only (WebKit cancels two started together, `Dapta-Tech/dapta-forms` pull request 157); where the
+ * frame's `sandbox` forbids that, it opens a new tab from the click itself; failing both, `navigation_blocked`.
+ * Each case is in the elements README ("Inside a frame") and beside its code below. Nothing here reads the parent
+ * page (an exception there would leave the button busy, `Adyen/adyen-web` issue 2440).
  *
  * Lazy chunk: busy-button.ts imports it only when `top !== self`, as soon as the button is on the page.
  */

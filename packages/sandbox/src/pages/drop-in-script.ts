@@ -1,31 +1,12 @@
 /**
- * The drop-in script, `/hitpay.js` on the sandbox's origin as on the service's: the service's public surface
- * (its docs page "Drop-In UI", and the public WooCommerce plugin's `assets/js/dropin.js`), so that a page written for
- * the real drop-in runs unchanged against the sandbox:
+ * The drop-in script, `/hitpay.js` on the sandbox's origin as on the service's, with the service's public surface
+ * (`HitPay.init`, `HitPay.toggle` and the three callbacks), so that a page written for the real drop-in runs
+ * unchanged against the sandbox. The sandbox README ("Drop-in") lists that surface and the choices the docs leave open.
  *
- * - `window.HitPay.inited`: false until `init` is called.
- * - `HitPay.init(paymentUrl, { domain, apiDomain, scheme?, closeOnError? }, { onClose, onSuccess, onError })`:
- *   remembers the payment URL, the options and the callbacks (called again, it replaces them). `domain`,
- *   `apiDomain` and `scheme` name the service's hosts: the sandbox takes them and opens its own checkout, on the
- *   origin this script was loaded from. Callbacks given in the options (an older form) are taken too.
- * - `HitPay.toggle({ paymentRequest, method?, amount?, open? })`: opens the overlay on that payment request's
- *   checkout (with `method` preselected when the request offers it), or closes the open one. Without
- *   `paymentRequest` it opens the payment URL given to `init` when that is a checkout of this sandbox. `amount`
- *   is the service's for its default payment links, which the sandbox has not: it is taken and not used.
- * - `onSuccess({ payment_request_id, status: 'completed', reference_number })` when the payment completes (the
- *   overlay then closes); `onError(message)` when it fails, is canceled, or the link is not valid (the overlay stays,
- *   showing the outcome, unless `closeOnError`); `onClose()` when the shopper closes the overlay (its close button,
- *   Escape) or a `toggle` closes it, without an outcome. `onSuccess` is a claim: the shop asks its server.
- *
- * The overlay is a modal `<dialog>` labelled "Checkout" (in a shadow root, styled by a constructed style
- * sheet, so that a page's strict Content-Security-Policy needs no `unsafe-inline` and its own styles do not reach
- * in): focus moves into the checkout when it has loaded and returns where it was when the overlay closes; Escape
- * and the "Close" button close it. The checkout is an iframe in the checkout's drop-in mode (drop-in.ts), the only
- * checkout page that may be framed, and only by this page's origin. Script and frame talk by `postMessage` with
- * exact origins both ways and the payment request's id in every message (drop-in-frame-script.ts); a message from
- * any other window, origin or payment request changes nothing. A checkout that has not loaded within 10 seconds (a
- * `frame-src` that refuses it, the network) ends with `onError`. Nothing here assigns HTML or a script URL, so a
- * page that enforces Trusted Types needs no policy for it.
+ * Why it is safe on any shop's page: the overlay is a modal `<dialog>` in a shadow root styled by a constructed
+ * style sheet (a strict Content-Security-Policy needs no `unsafe-inline`); nothing assigns HTML or a script URL
+ * (Trusted Types need no policy); script and frame talk by `postMessage` with exact origins both ways and the
+ * payment request's id in every message (drop-in-frame-script.ts), so another window changes nothing.
  */
 export const HITPAY_JS = `(function () {
   'use strict';

@@ -1,22 +1,10 @@
 /**
- * `POST /v1/open/oauth/token` (spec 4.8): the `authorization_code` and `refresh_token` grants, RFC 6749
- * section 5.2 errors, 90 requests a minute per client (spec 8). The client authenticates with its id and secret
- * in the form body (`client_secret_post`, spec 4.8) or in an `Authorization: Basic` header
- * (`client_secret_basic`, RFC 6749 section 2.3.1, which every standard client library speaks); never both.
- *
- * Decisions where the spec is silent:
- * - Refresh tokens rotate: each refresh answers a new refresh token and the old one is spent (`invalid_grant`
- *   if shown again). The old access token is not cut short: it lives until its own expiry, so that a call in
- *   flight during a refresh does not meet a 401, which spec 5.3.4 tells platforms to read as revocation.
- * - Refresh tokens do not expire by time; they die with the connection (revocation, secret regeneration,
- *   app deletion) or by use.
- * - A spent refresh token shown again is a replay (RFC 9700 section 4.14.2: a stolen token used by the thief and
- *   the client, or two instances of a client refreshing at once): it revokes its whole family, the newest
- *   tokens included, as real authorization servers with rotation do.
- * - A replayed code is refused and revokes every token descended from it (RFC 6749 section 4.1.2).
- * - A refresh may narrow the scopes with `scope` (RFC 6749 section 6); asking for more is `invalid_scope`.
- * - Every request counts against the limit, failed ones included (so that guessing secrets is slow too): keyed
- *   by `client_id` when the form names one, else by the caller's IP address.
+ * `POST /v1/open/oauth/token` (spec 4.8): the `authorization_code` and `refresh_token` grants, RFC 6749 section
+ * 5.2 errors, 90 requests a minute per client (spec 8). The client authenticates in the form body
+ * (`client_secret_post`, spec 4.8) or with `Authorization: Basic` (`client_secret_basic`, RFC 6749 section
+ * 2.3.1, which every standard client library speaks); never both. Where the spec is silent (refresh tokens
+ * rotate, a replay revokes the token family as RFC 9700 section 4.14.2 advises, what counts against the limit),
+ * the sandbox README's "Decisions where the spec is silent" says what this does and why.
  */
 import { createHash } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';

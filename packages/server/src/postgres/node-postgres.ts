@@ -2,20 +2,11 @@
  * The driver adapter for `pg` (node-postgres): a `pg.Pool`, each statement on a client checked out for it, each
  * transaction on one client checked out for all its statements.
  *
- * Every operation has a deadline ({@link Deadline}): the wait for a client of the pool, a new connection, and
- * every statement count against one clock, `timeoutMs` from the call. When it passes, the call rejects with
- * `store_unavailable`, and a client still waiting on a statement is destroyed rather than returned to the pool
- * (pg's own `query_timeout` would leave the statement running and the connection busy). The pool that the
- * stores make also gives the server its time limits as the connection's `statement_timeout`, `lock_timeout` and
- * `idle_in_transaction_session_timeout` ({@link serverLimits}), so that the server gives up too: a backend
- * whose client left does not keep waiting for a lock, and a statement that the server cancelled leaves its
- * connection usable. In front of it all, a {@link CircuitBreaker} answers at once while the database is silent.
- *
- * What keeps the process alive when the database goes away: the pool has an `'error'` listener (an idle
- * client whose connection is lost emits one, and an `'error'` event without a listener ends the process), a
- * checked-out client has one for as long as it is out, and a client that failed is released with its error,
- * so the pool destroys it instead of handing it out again. Every failure to reach the database then settles
- * the call that is waiting for it, and becomes `store_unavailable` ({@link storeError}).
+ * Every operation has one deadline ({@link Deadline}) for the pool's wait, a new connection and each statement;
+ * past it the call rejects with `store_unavailable` and a client still busy is destroyed, not returned (pg's own
+ * `query_timeout` would leave the statement running). The server gets the same limits ({@link serverLimits}), so
+ * it gives up too, and a {@link CircuitBreaker} answers at once while the database is silent. A lost connection
+ * never ends the process: every pool and client has an `'error'` listener (below, where each is attached).
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
