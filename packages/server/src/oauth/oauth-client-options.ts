@@ -1,5 +1,5 @@
 /**
- * The options of {@link createOAuthClient}, and their checks: a bad option is refused with `validation_failed`
+ * The options of `createOAuthClient`, and their checks: a bad option is refused with `validation_failed`
  * naming it when the client is created, not at its first token request.
  */
 import type * as oauth from 'oauth4webapi';
