@@ -1,184 +1,245 @@
 /**
- * The pay flow as a shopper lives it, in Chromium: the demo store (script tag, strict CSP), the server
- * handler, the sandbox checkout, the return page, and the webhook reaching the shop once.
+ * The pay flow as a shopper lives it, in every engine (Chromium, Firefox ESR, WebKitGTK; `PAYKIT_BROWSERS`
+ * picks), through the engine-neutral tab of ../support/engine-browser.ts: the demo store (script tag, strict CSP
+ * with Trusted Types), the server handler, the sandbox checkout, the return page, and the webhook reaching the shop
+ * once. The flows end with no uncaught error, no console error and no CSP violation, neither as the pages saw them
+ * nor as the browsers reported them to the demo and the sandbox (`report-uri`).
  */
-import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
-import { demoInChromium } from '../support/demo-in-chromium.js';
+import { createPaykitHandler } from '@paykit/server';
+import { ENGINE_NAMES, selectedEngines, type Engine } from '@paykit/test-support/engines';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
+import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
+import { startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
-const e2e = demoInChromium();
-
-/** A fresh page that records console errors and Content-Security-Policy violations. */
-async function openStore(): Promise<{ page: Page; problems: string[] }> {
-  const page = await e2e.browser.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
+let demo: RunningDemo;
+/** A site of its own on 127.0.0.1 for the legacy page (classic script tag, no module anywhere). */
+let legacy: PlatformPages;
+beforeAll(async () => {
+  demo = await startDemo({ port: 0, sandboxPort: 0 });
+  legacy = await startPlatformPages();
+  const handler = createPaykitHandler({
+    api: { apiBaseUrl: demo.sandbox.url, apiKey: demo.sandbox.seed.apiKey },
+    publicOrigin: legacy.url,
+    createPaymentRequest: () => ({ amount: '12.50', currency: 'SGD', purpose: 'Enamel mug' }),
   });
-  page.on('pageerror', (error) => problems.push(String(error)));
-  await page.goto(e2e.demo.url);
-  return { page, problems };
+  legacy.mount('/paykit', handler);
+  legacy.page(
+    '/',
+    `<!doctype html><html lang="en"><head><title>Legacy</title><script src="/paykit.iife.js"></script></head><body>
+      <paykit-pay-button endpoint="/paykit" reference="sku-mug" amount="12.50" currency="SGD"
+        checkout-origins="${demo.sandbox.url}">Buy Enamel mug</paykit-pay-button></body></html>`,
+  );
+});
+afterAll(async () => {
+  await Promise.all([demo?.close(), legacy?.close()]);
+});
+
+/** The status line of `<paykit-return>`. */
+const status = (tab: Tab) => tab.text('paykit-return', '[role=status]');
+
+/** Everything that went wrong, in the tab and as reported to the two servers; the servers' lists are emptied. */
+async function problems(tab: Tab): Promise<string[]> {
+  // Browsers send their reports a moment after the violation.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const reported = [
+    ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
+    ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
+  ];
+  (demo.cspReports as unknown[]).length = 0;
+  demo.sandbox.context.cspReports.length = 0;
+  return [...(await tab.problems()), ...reported];
 }
 
 /** Waits until the sandbox has settled every webhook delivery. */
 async function webhooksSettled(): Promise<void> {
   await expect
-    .poll(() => e2e.demo.sandbox.context.webhooks.deliveries.every((d) => d.status !== 'pending'), { timeout: 10_000 })
+    .poll(() => demo.sandbox.context.webhooks.deliveries.every((d) => d.status !== 'pending'), { timeout: 15_000 })
     .toBe(true);
 }
 
-async function buy(page: Page, product: string): Promise<string> {
-  await page.getByRole('button', { name: `Buy ${product}` }).click();
-  await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
-  return new URL(page.url()).pathname.split('/').pop()!;
+/** Clicks "Buy <product>", waits for the checkout, and returns the payment request's id. */
+async function buy(tab: Tab, product: string): Promise<string> {
+  await tab.click(`Buy ${product}`);
+  const checkout = await tab.waitForUrl((url) => url.origin === demo.sandbox.url, 15_000);
+  return checkout.pathname.split('/').pop()!;
 }
 
-describe('pay flow in Chromium', () => {
-  it('a shopper pays, comes back to the truth, and the shop hears of it once', async () => {
-    const { page, problems } = await openStore();
-    const id = await buy(page, 'Enamel mug');
-    await expect.poll(() => page.getByTestId('amount').textContent()).toBe('SGD\u00a012.50');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL((url) => url.origin === e2e.demo.url && url.pathname === '/return');
-    expect(new URL(page.url()).searchParams.get('reference')).toBe(id);
-    const status = page.locator('paykit-return').getByRole('status');
-    await expect
-      .poll(() => status.textContent(), { timeout: 10_000 })
-      .toMatch(/payment (was )?(received|successful|complete)/i);
+/**
+ * The engines whose automation cannot tap the pay button, and why (probed: Firefox ESR 153 over WebDriver BiDi
+ * delivers a touch's pointerdown and pointerup to the button's slot, but no touchstart, touchend or click; the
+ * same tap on a plain page clicks). The tap-then-click case is covered by Chromium and WebKit.
+ */
+const NO_TOUCH: Partial<Record<Engine, string>> = {
+  firefox: "Firefox's WebDriver BiDi touch gives the button pointer events only, never a click",
+};
 
-    await webhooksSettled();
-    // The shop heard of it in both of the service's formats, signed with its salt, and recorded it once.
-    const told = e2e.demo.sandbox.context.webhooks.deliveries.filter(
-      (d) => d.event === 'payment_request.completed' && d.request.body.includes(id),
+describe.each(selectedEngines())('in %s', (engine) => {
+  const name = ENGINE_NAMES[engine];
+  let browser: EngineBrowser;
+  beforeAll(async () => {
+    browser = await launchEngine(engine);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  // A failed test's tab too: WebKitWebDriver holds one session at a time.
+  afterEach(async () => {
+    await browser?.closeTabs();
+  });
+
+  describe(`pay flow (${name})`, () => {
+    it(`a shopper pays, comes back to the truth, and the shop hears of it once (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(demo.url);
+      const id = await buy(tab, 'Enamel mug');
+      await expect.poll(() => tab.text('[data-testid=amount]'), { timeout: 10_000 }).toBe('SGD\u00a012.50');
+      await tab.click(/^Pay /);
+      const back = await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/return', 15_000);
+      expect(back.searchParams.get('reference')).toBe(id);
+      await expect
+        .poll(() => status(tab), { timeout: 15_000 })
+        .toMatch(/payment (was )?(received|successful|complete)/i);
+      expect(demo.sandbox.context.state.paymentRequests.get(id)?.status).toBe('completed');
+
+      await webhooksSettled();
+      // The shop heard of it in both of the service's formats, signed with its salt, and recorded it once.
+      const told = demo.sandbox.context.webhooks.deliveries.filter(
+        (d) => d.event === 'payment_request.completed' && d.request.body.includes(id),
+      );
+      expect(told.map((d) => [d.format, d.status, d.response_status]).sort()).toEqual([
+        ['event', 'delivered', 200],
+        ['notification', 'delivered', 200],
+      ]);
+      expect(demo.orders.list().find((order) => order.id === id)).toEqual({
+        id,
+        status: 'completed',
+        amount: '12.50',
+        currency: 'SGD',
+        events: { 'payment_request.completed': 1 },
+      });
+      expect(await problems(tab)).toEqual([]);
+      await tab.close();
+    }, 60_000);
+
+    it(`a failed payment shows as failed, even when the return URL is edited to say completed (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(demo.url);
+      const id = await buy(tab, 'Organic T-shirt');
+      await tab.click('Fail payment');
+      await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/return', 15_000);
+      await expect.poll(() => status(tab), { timeout: 15_000 }).toMatch(/fail|not completed|declined/i);
+
+      await tab.goto(`${demo.url}/return?reference=${id}&status=completed`);
+      await expect.poll(() => status(tab), { timeout: 15_000 }).toMatch(/fail|not completed|declined/i);
+      await webhooksSettled();
+      expect(demo.orders.list().find((order) => order.id === id)?.events).toEqual({ 'payment_request.failed': 1 });
+      expect(await problems(tab)).toEqual([]);
+      await tab.close();
+    }, 60_000);
+
+    it(`after a failed payment on the real checkout, "Try again" goes back to the page that started it (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(`${demo.url}/products/sku-tee`);
+      await buy(tab, 'Organic T-shirt');
+      await tab.click('Fail payment');
+      await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/return', 15_000);
+      // The checkout sends no referrer, and the return page sets no retry-url: the pay button remembered its page.
+      expect(await tab.run<string>('() => document.referrer')).toBe('');
+      const again = () =>
+        tab.run<string | null>(
+          `() => [...document.querySelector('paykit-return')?.shadowRoot?.querySelectorAll('a') ?? []].find((a) => a.textContent.trim() === 'Try again')?.getAttribute('href') ?? null`,
+        );
+      await expect.poll(again, { timeout: 15_000 }).toBe(`${demo.url}/products/sku-tee`);
+      await tab.click('Try again');
+      await tab.waitForUrl((url) => url.href === `${demo.url}/products/sku-tee`, 15_000);
+      expect(await problems(tab)).toEqual([]);
+      await tab.close();
+    }, 60_000);
+
+    it(`a double click makes one payment request (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(demo.url);
+      const before = demo.sandbox.context.state.paymentRequests.size;
+      await tab.doubleClick('Buy Harbour map print');
+      await tab.waitForUrl((url) => url.origin === demo.sandbox.url, 15_000);
+      expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
+      await tab.close();
+    }, 60_000);
+
+    it.skipIf(engine in NO_TOUCH)(
+      `a tap followed by a click while the first request is in flight makes one payment request (${name}${engine in NO_TOUCH ? `; skipped: ${NO_TOUCH[engine]}` : ''})`,
+      async () => {
+        const tab = await browser.newTab({ touch: true });
+        await tab.goto(demo.url);
+        // The API answers the create slowly, so that the click lands while the tap's request is in flight.
+        const armed = await fetch(`${demo.sandbox.url}/_sandbox/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ path: '/v1/payment-requests', method: 'POST', kind: 'slow', delay_ms: 800 }),
+        });
+        expect(armed.status).toBe(201);
+        const before = demo.sandbox.context.state.paymentRequests.size;
+        await tab.tap('Buy Harbour map print');
+        // On the busy button (aria-disabled), as a person's second press lands.
+        await expect.poll(() => busy(tab, 'Buy Harbour map print'), { timeout: 5_000 }).toBe('true');
+        await tab.click('Buy Harbour map print');
+        await tab.waitForUrl((url) => url.origin === demo.sandbox.url, 15_000);
+        expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
+        await tab.close();
+      },
+      60_000,
     );
-    expect(told.map((d) => [d.format, d.status, d.response_status]).sort()).toEqual([
-      ['event', 'delivered', 200],
-      ['notification', 'delivered', 200],
-    ]);
-    expect(e2e.demo.orders.list().find((order) => order.id === id)).toEqual({
-      id,
-      status: 'completed',
-      amount: '12.50',
-      currency: 'SGD',
-      events: { 'payment_request.completed': 1 },
-    });
-    expect(problems).toEqual([]);
-    await page.close();
+
+    it(`the themes page shows the same button under three token sets (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(`${demo.url}/themes`);
+      const backgrounds = await tab.run<string[]>(
+        `() => [...document.querySelectorAll('paykit-pay-button')].map((b) => getComputedStyle(b.shadowRoot.querySelector('button')).backgroundColor)`,
+      );
+      expect(backgrounds).toHaveLength(3);
+      expect(new Set(backgrounds).size).toBe(3);
+      await tab.close();
+    }, 60_000);
+
+    it(`coming back with the back button finds the button usable again (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(demo.url);
+      await buy(tab, 'Enamel mug');
+      expect((await tab.back()).href).toBe(`${demo.url}/`);
+      await expect.poll(() => busy(tab, 'Buy Enamel mug'), { timeout: 10_000 }).toBe('false');
+      await tab.click('Buy Enamel mug');
+      await tab.waitForUrl((url) => url.origin === demo.sandbox.url, 15_000);
+      await tab.close();
+    }, 60_000);
   });
 
-  it('a failed payment shows as failed, even when the return URL is edited to say completed', async () => {
-    const { page, problems } = await openStore();
-    const id = await buy(page, 'Organic T-shirt');
-    await page.getByRole('button', { name: 'Fail payment' }).click();
-    await page.waitForURL((url) => url.pathname === '/return');
-    const status = page.locator('paykit-return').getByRole('status');
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/fail|not completed|declined/i);
-
-    await page.goto(`${e2e.demo.url}/return?reference=${id}&status=completed`);
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/fail|not completed|declined/i);
-    await webhooksSettled();
-    expect(e2e.demo.orders.list().find((order) => order.id === id)?.events).toEqual({ 'payment_request.failed': 1 });
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  it('after a failed payment on the real checkout, "Try again" goes back to the page that started it', async () => {
-    const { page, problems } = await openStore();
-    await page.goto(`${e2e.demo.url}/products/sku-tee`);
-    await buy(page, 'Organic T-shirt');
-    await page.getByRole('button', { name: 'Fail payment' }).click();
-    await page.waitForURL((url) => url.pathname === '/return');
-    // The checkout sends no referrer, and the return page sets no retry-url: the pay button remembered its page.
-    expect(await page.evaluate(() => document.referrer)).toBe('');
-    const again = page.locator('paykit-return').getByRole('link', { name: 'Try again' });
-    await expect.poll(() => again.getAttribute('href'), { timeout: 10_000 }).toBe(`${e2e.demo.url}/products/sku-tee`);
-    await again.click();
-    await page.waitForURL(`${e2e.demo.url}/products/sku-tee`);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  it('a double click makes one payment request', async () => {
-    const { page } = await openStore();
-    const before = e2e.demo.sandbox.context.state.paymentRequests.size;
-    await page.getByRole('button', { name: 'Buy Harbour map print' }).dblclick();
-    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
-    expect(e2e.demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
-    await page.close();
-  });
-
-  it('a tap followed by a click while the first request is in flight makes one payment request', async () => {
-    const context = await e2e.browser.newContext({ hasTouch: true });
-    const page = await context.newPage();
-    await page.goto(e2e.demo.url);
-    // The API answers the create slowly, so that the click lands while the tap's request is in flight.
-    const armed = await fetch(`${e2e.demo.sandbox.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ path: '/v1/payment-requests', method: 'POST', kind: 'slow', delay_ms: 800 }),
-    });
-    expect(armed.status).toBe(201);
-    const before = e2e.demo.sandbox.context.state.paymentRequests.size;
-    const button = page.getByRole('button', { name: 'Buy Harbour map print' });
-    await button.tap();
-    // `force`: Playwright would otherwise wait for the busy button (aria-disabled) to be enabled; a person does not.
-    await button.click({ force: true });
-    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
-    expect(e2e.demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
-    await context.close();
-  });
-
-  it('the themes page shows the same button under three token sets', async () => {
-    const page = await e2e.browser.newPage();
-    await page.goto(`${e2e.demo.url}/themes`);
-    const backgrounds = await page.$$eval('paykit-pay-button', (buttons) =>
-      buttons.map((b) => getComputedStyle(b.shadowRoot!.querySelector('button')!).backgroundColor),
-    );
-    expect(new Set(backgrounds).size).toBe(3);
-    await page.close();
-  });
-
-  it('coming back with the back button finds the button usable again', async () => {
-    const { page } = await openStore();
-    await buy(page, 'Enamel mug');
-    await page.goBack();
-    const button = page.getByRole('button', { name: 'Buy Enamel mug' });
-    await expect.poll(() => button.getAttribute('aria-busy')).not.toBe('true');
-    await button.click();
-    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
-    await page.close();
+  describe(`the classic-script build, on pages without modules (${name})`, () => {
+    it(`defines every element, exposes the global Paykit, and the pay button reaches the checkout (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(`${legacy.url}/`);
+      expect(
+        await tab.run(`() => {
+          const paykit = globalThis.Paykit;
+          return {
+            pay: customElements.get('paykit-pay-button') === paykit.PaykitPayButton,
+            connect: customElements.get('paykit-connect-button') === paykit.PaykitConnectButton,
+            ret: customElements.get('paykit-return') === paykit.PaykitReturn,
+            headless: typeof paykit.startCheckout === 'function' && typeof paykit.handleReturn === 'function',
+          };
+        }`),
+      ).toEqual({ pay: true, connect: true, ret: true, headless: true });
+      const id = await buy(tab, 'Enamel mug');
+      expect(demo.sandbox.context.state.paymentRequests.get(id)).toBeDefined();
+      expect(await problems(tab)).toEqual([]);
+      await tab.close();
+    }, 60_000);
   });
 });
 
-describe('the classic-script build (pages without modules)', () => {
-  it('defines every element, exposes the global Paykit, and the pay button reaches the checkout', async () => {
-    const page = await e2e.browser.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(String(error)));
-    // A legacy page: one plain <script> tag, no module anywhere.
-    await page.route(`${e2e.demo.url}/legacy`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><html lang="en"><head><script src="/assets/paykit.iife.js"></script></head><body>
-          <paykit-pay-button endpoint="/paykit" reference="sku-mug" amount="12.50" currency="SGD"
-            checkout-origins="${e2e.demo.sandbox.url}">Buy Enamel mug</paykit-pay-button></body></html>`,
-      }),
-    );
-    await page.goto(`${e2e.demo.url}/legacy`);
-    expect(
-      await page.evaluate(() => {
-        const paykit = (globalThis as unknown as { Paykit: Record<string, unknown> }).Paykit;
-        return {
-          pay: customElements.get('paykit-pay-button') === paykit.PaykitPayButton,
-          connect: customElements.get('paykit-connect-button') === paykit.PaykitConnectButton,
-          ret: customElements.get('paykit-return') === paykit.PaykitReturn,
-          headless: typeof paykit.startCheckout === 'function' && typeof paykit.handleReturn === 'function',
-        };
-      }),
-    ).toEqual({ pay: true, connect: true, ret: true, headless: true });
-    const id = await buy(page, 'Enamel mug');
-    expect(e2e.demo.sandbox.context.state.paymentRequests.get(id)).toBeDefined();
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-});
+/** The `aria-busy` of the inner button of the pay button named `words` ('true' while its click is at work). */
+function busy(tab: Tab, words: string): Promise<string | null> {
+  return tab.run<string | null>(
+    `() => [...document.querySelectorAll('paykit-pay-button')].find((b) => b.textContent.trim() === ${JSON.stringify(words)})?.shadowRoot?.querySelector('button')?.getAttribute('aria-busy') ?? null`,
+  );
+}

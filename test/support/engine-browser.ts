@@ -40,11 +40,34 @@ export interface Tab {
   run<T>(script: string): Promise<T>;
   /** The page's first iframe, driven as the page is (a framed embed code). */
   frame(): Promise<FrameView>;
+  /** Double-clicks the button or link whose words match `name`, as a person does (two clicks, then `dblclick`). */
+  doubleClick(name: string | RegExp): Promise<void>;
+  /**
+   * Taps the button or link whose words match `name` with a finger (touch input; the browser makes the click).
+   * In Chromium the tab must have been opened with `{ touch: true }`.
+   */
+  tap(name: string | RegExp): Promise<void>;
+  /** Presses and releases `key` where the focus is (in a frame when the frame has it). */
+  press(key: Key): Promise<void>;
+  /**
+   * Goes back one step in the tab's history, as the browser's back button does; resolves with the address the
+   * document then has (once it differs from the one it left).
+   */
+  back(timeoutMs?: number): Promise<URL>;
   /** The other windows this tab's page opened (popups, new tabs), in order, with whether each has an opener. */
   opened(): Promise<{ url: URL; hasOpener: boolean }[]>;
   /** Uncaught errors, console errors and CSP violations of every page this tab showed (and of its frames). */
   problems(): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/** The keys {@link Tab.press} presses (each has a WebDriver code point, below). */
+export type Key = 'Escape' | 'Enter' | 'Tab';
+
+/** What a new tab is. */
+export interface TabOptions {
+  /** A touch screen, as a phone has (Chromium takes touch input only then; Firefox and WebKit always do). */
+  touch?: boolean;
 }
 
 /** An iframe of a tab's page: clicks with real input events, as on the page. */
@@ -53,7 +76,7 @@ export type FrameView = Pick<Tab, 'click' | 'text' | 'has' | 'run'>;
 /** A running browser of one engine. */
 export interface EngineBrowser {
   readonly engine: Engine;
-  newTab(): Promise<Tab>;
+  newTab(options?: TabOptions): Promise<Tab>;
   /** Closes every tab still open (after a failed test: WebKitWebDriver holds one session at a time). */
   closeTabs(): Promise<void>;
   close(): Promise<void>;
@@ -141,11 +164,13 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
       for (const context of contexts) await context.close().catch(() => undefined);
       contexts.clear();
     },
-    async newTab() {
+    async newTab({ touch = false } = {}) {
       // A context of its own per tab: no cookie or storage shared with another test.
       const context = await browser.createBrowserContext();
       contexts.add(context);
       const page: Page = await context.newPage();
+      // Before the first page: setting it later reloads the page.
+      if (touch && engine === 'chromium') await page.setViewport({ width: 800, height: 600, hasTouch: true });
       const problems: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
@@ -171,10 +196,11 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
         }
         return lines;
       };
-      const clickIn = async (frame: Frame, name: string | RegExp) => {
+      const clickIn = async (frame: Frame, name: string | RegExp, how: 'click' | 'double' | 'tap' = 'click') => {
         const element = await poll(async () => (await find(name, frame)) ?? undefined, `a button or link "${name}"`);
         await keep();
-        await element.click();
+        if (how === 'tap') await element.tap();
+        else await element.click(how === 'double' ? { count: 2 } : {});
       };
       const csp: string[] = [];
       const keep = async () => csp.push(...(await seen()));
@@ -216,6 +242,21 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
             run: async <T>(script: string) => (await frame.evaluate(`(${script})()`)) as T,
           };
         },
+        doubleClick: (name) => clickIn(page.mainFrame(), name, 'double'),
+        tap: (name) => clickIn(page.mainFrame(), name, 'tap'),
+        press: (key) => page.keyboard.press(key),
+        async back(timeoutMs = 15_000) {
+          await keep();
+          const from = page.url();
+          const here = () => page.evaluate('location.href').catch(() => from) as Promise<string>;
+          // Not awaited: a page restored from the back-forward cache fires no load, and Firefox's BiDi then reports
+          // no navigation (puppeteer's goBack times out and page.url() stays behind): the document's own address
+          // says where the tab is.
+          void page.goBack({ timeout: timeoutMs }).catch(() => null);
+          return new URL(
+            await poll(async () => ((await here()) !== from ? here() : undefined), 'the previous page', timeoutMs),
+          );
+        },
         async opened() {
           const others = (await context.pages()).filter((other) => other !== page);
           return Promise.all(
@@ -241,6 +282,9 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
 
 /** A W3C WebDriver element reference. */
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
+
+/** The WebDriver code points of the keys {@link Tab.press} presses. */
+const KEYS: Readonly<Record<Key, string>> = { Escape: '\uE00C', Enter: '\uE007', Tab: '\uE004' };
 
 async function launchWebKit(): Promise<EngineBrowser> {
   const driver = await startWebKitDriver();
@@ -291,6 +335,29 @@ async function launchWebKit(): Promise<EngineBrowser> {
         const id = await poll(() => find(name), `a button or link "${name}"`);
         await harvest();
         await call('POST', `${session}/element/${id}/click`, {});
+      };
+      /** Pointer actions on the element `name` finds: down and up `times` times, with a mouse or a finger. */
+      const point = async (name: string | RegExp, pointerType: 'mouse' | 'touch', times: number) => {
+        const id = await poll(() => find(name), `a button or link "${name}"`);
+        await harvest();
+        const press = [
+          { type: 'pointerDown', button: 0 },
+          { type: 'pointerUp', button: 0 },
+        ];
+        await call('POST', `${session}/actions`, {
+          actions: [
+            {
+              type: 'pointer',
+              id: pointerType,
+              parameters: { pointerType },
+              actions: [
+                { type: 'pointerMove', duration: 0, origin: { [ELEMENT]: id }, x: 0, y: 0 },
+                ...Array.from({ length: times }, () => press).flat(),
+              ],
+            },
+          ],
+        });
+        await call('DELETE', `${session}/actions`);
       };
       const text = async (...path: string[]) => (await run(`return (${TEXT})(arguments[0])`, [path])) as string | null;
       const evaluate = async <T>(script: string) => (await run(`return (${script})()`)) as T;
@@ -353,6 +420,31 @@ async function launchWebKit(): Promise<EngineBrowser> {
             has: (name) => inFrame(async () => (await find(name)) !== undefined),
             run: <T>(script: string) => inFrame(() => evaluate<T>(script)),
           };
+        },
+        doubleClick: (name) => point(name, 'mouse', 2),
+        tap: (name) => point(name, 'touch', 1),
+        async press(key) {
+          const value = KEYS[key];
+          await call('POST', `${session}/actions`, {
+            actions: [
+              {
+                type: 'key',
+                id: 'keyboard',
+                actions: [
+                  { type: 'keyDown', value },
+                  { type: 'keyUp', value },
+                ],
+              },
+            ],
+          });
+          await call('DELETE', `${session}/actions`);
+        },
+        async back() {
+          await harvest();
+          // Classic WebDriver's Back waits until the page has loaded (or was restored from the back-forward cache).
+          await call('POST', `${session}/back`, {});
+          await harvest();
+          return new URL((await call('GET', `${session}/url`)) as string);
         },
         async opened() {
           const self = (await call('GET', `${session}/window`)) as string;
