@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import type { Tab } from './engine-browser.js';
 
 /** The rule sets run: WCAG 2.0, 2.1 and 2.2 at levels A and AA, and best practices. */
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
@@ -62,3 +63,26 @@ export async function runAxe(page: Page): Promise<AxeFinding[]> {
 
 /** True for the findings the tests refuse: serious and critical ones. */
 export const blocking = (finding: AxeFinding): boolean => finding.impact === 'serious' || finding.impact === 'critical';
+
+/**
+ * The same run in a tab of any engine (../support/engine-browser.ts): axe's source is part of the function the
+ * automation evaluates in the page (no script element, no eval: the page's Content-Security-Policy allows neither,
+ * and governs neither the automation's evaluation), then run; worst first.
+ */
+export async function runAxeInTab(tab: Pick<Tab, 'run'>): Promise<AxeFinding[]> {
+  const findings = await tab.run<AxeFinding[]>(`async () => {
+    if (!globalThis.axe) {
+      ${await axeSource()}
+    }
+    const result = await globalThis.axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(TAGS)} }, resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact ?? 'unknown',
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.flat().join(' >> ')),
+      summary: violation.nodes[0]?.failureSummary ?? '',
+    }));
+  }`);
+  const order = ['critical', 'serious', 'moderate', 'minor', 'unknown'];
+  return findings.sort((a, b) => order.indexOf(a.impact) - order.indexOf(b.impact));
+}

@@ -40,6 +40,11 @@ export interface Tab {
   run<T>(script: string): Promise<T>;
   /** The page's first iframe, driven as the page is (a framed embed code). */
   frame(): Promise<FrameView>;
+  /**
+   * The iframe at `path` (each selector inside the previous one's shadow root, as for `text`), driven as the page
+   * is: an iframe in a shadow root (the drop-in's overlay) is not among the page's numbered frames in WebKit.
+   */
+  frameAt(...path: string[]): Promise<FrameView>;
   /** Double-clicks the button or link whose words match `name`, as a person does (two clicks, then `dblclick`). */
   doubleClick(name: string | RegExp): Promise<void>;
   /**
@@ -120,6 +125,18 @@ const TEXT = `(path) => {
     root = el.shadowRoot ?? el;
   }
   return el.textContent;
+}`;
+
+/** In the page: the element at a path of selectors through shadow roots (as TEXT walks it). */
+const AT = `(path) => {
+  let root = document;
+  let el = null;
+  for (const selector of path) {
+    el = root.querySelector(selector);
+    if (!el) return null;
+    root = el.shadowRoot ?? el;
+  }
+  return el;
 }`;
 
 /** In the page: records what goes wrong from now on, once per document (WebKit, after load). */
@@ -238,6 +255,23 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
           return {
             click: (name) => clickIn(frame, name),
             text: async (...path) => (await frame.evaluate(`(${TEXT})(${JSON.stringify(path)})`)) as string | null,
+            has: async (name) => (await find(name, frame)) !== null,
+            run: async <T>(script: string) => (await frame.evaluate(`(${script})()`)) as T,
+          };
+        },
+        async frameAt(...path) {
+          const frame = await poll(
+            async () => {
+              const handle = await page.evaluateHandle(`(${AT})(${JSON.stringify(path)})`);
+              const found = (await handle.asElement()?.contentFrame()) ?? undefined;
+              await handle.dispose();
+              return found;
+            },
+            `the iframe at ${path.join(' ')}`,
+          );
+          return {
+            click: (name) => clickIn(frame, name),
+            text: async (...inner) => (await frame.evaluate(`(${TEXT})(${JSON.stringify(inner)})`)) as string | null,
             has: async (name) => (await find(name, frame)) !== null,
             run: async <T>(script: string) => (await frame.evaluate(`(${script})()`)) as T,
           };
@@ -361,16 +395,19 @@ async function launchWebKit(): Promise<EngineBrowser> {
       };
       const text = async (...path: string[]) => (await run(`return (${TEXT})(arguments[0])`, [path])) as string | null;
       const evaluate = async <T>(script: string) => (await run(`return (${script})()`)) as T;
-      /** Classic WebDriver acts in one browsing context at a time: in the first iframe for `act`, then back. */
-      const inFrame = async <T>(act: () => Promise<T>): Promise<T> => {
-        await poll(
-          () =>
-            call('POST', `${session}/frame`, { id: 0 }).then(
-              () => true,
-              () => undefined,
-            ),
-          'an iframe',
-        );
+      /**
+       * Classic WebDriver acts in one browsing context at a time: in the first iframe (or the one `locate` names:
+       * a frame number or an element reference) for `act`, then back.
+       */
+      const inFrame = async <T>(act: () => Promise<T>, locate: () => Promise<unknown> = async () => 0): Promise<T> => {
+        await poll(async () => {
+          const id = await locate().catch(() => null);
+          if (id === null) return undefined;
+          return call('POST', `${session}/frame`, { id }).then(
+            () => true,
+            () => undefined,
+          );
+        }, 'an iframe');
         try {
           await harvest();
           return await act();
@@ -419,6 +456,16 @@ async function launchWebKit(): Promise<EngineBrowser> {
             text: (...path) => inFrame(() => text(...path)),
             has: (name) => inFrame(async () => (await find(name)) !== undefined),
             run: <T>(script: string) => inFrame(() => evaluate<T>(script)),
+          };
+        },
+        async frameAt(...path) {
+          const locate = async () => await run(`return (${AT})(arguments[0])`, [path]);
+          await inFrame(async () => undefined, locate);
+          return {
+            click: (name) => inFrame(() => click(name), locate),
+            text: (...inner) => inFrame(() => text(...inner), locate),
+            has: (name) => inFrame(async () => (await find(name)) !== undefined, locate),
+            run: <T>(script: string) => inFrame(() => evaluate<T>(script), locate),
           };
         },
         doubleClick: (name) => point(name, 'mouse', 2),
