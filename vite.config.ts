@@ -9,8 +9,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The end-to-end files that drive Chromium through Playwright, which cannot drive Debian's Firefox and WebKit
- * (its own builds of them download themselves): every file under test/e2e that launches Chromium. The flows that
- * must pass in every engine are in test/e2e/engines.test.ts and test/e2e/framed-pages.test.ts. Said once per run, in one line; left out when
+ * (its own builds of them download themselves): every file under test/e2e that launches Chromium. The files that
+ * drive every engine import ../support/engine-browser.ts instead (engines, framed-pages, pay-flow, drop-in-flow,
+ * chunk-load-diagnostics, ...). Said once per run, in one line; left out when
  * `PAYKIT_BROWSERS` leaves Chromium out.
  */
 const engines = selectedEngines();
@@ -25,7 +26,7 @@ const chromiumOnly = readdirSync(new URL('./test/e2e/', import.meta.url))
 if (process.env.VITEST_POOL_ID === undefined && engines.some((engine) => engine !== 'chromium')) {
   // eslint-disable-next-line no-console
   console.info(
-    `Chromium only (Playwright drives no Debian Firefox or WebKit; engines.test.ts and framed-pages.test.ts run pay, fail, connect and the framed pages in all): ${chromiumOnly.map((file) => file.replace('test/e2e/', '')).join(', ')}`,
+    `Chromium only (Playwright drives no Debian Firefox or WebKit; the pay, drop-in, connect and framed-page flows run in all): ${chromiumOnly.map((file) => file.replace('test/e2e/', '')).join(', ')}`,
   );
 }
 

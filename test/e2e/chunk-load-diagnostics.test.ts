@@ -1,57 +1,90 @@
 /**
  * A lazy chunk not served beside the script-tag file (issue 26): the development file says in the console which
  * file did not load, the URL it tried and where to serve it from; the production files carry none of those words.
- * Against the built `packages/elements/dist` (`pnpm --filter @paykit/elements build`), in Chromium, with the page
- * served as a site that copied `paykit.development.js` alone.
+ * Against the built `packages/elements/dist` (`pnpm --filter @paykit/elements build`), in every engine (Chromium,
+ * Firefox ESR, WebKitGTK; `PAYKIT_BROWSERS` picks), with the page served from 127.0.0.1 as a site that copied
+ * `paykit.development.js` alone.
  */
-import { launchChromium } from '@paykit/test-support/browser';
+import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchEngine, type EngineBrowser } from '../support/engine-browser.js';
 
 const DIST = new URL('../../packages/elements/dist/', import.meta.url);
-const SITE = 'http://shop.test';
 
-let browser: Browser;
+/** The site: its page, `/js/paykit.development.js`, and a 404 for every other file (every chunk beside it). */
+let site: Server;
+let SITE: string;
 beforeAll(async () => {
-  browser = await launchChromium();
+  site = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/js/paykit.development.js')
+      return res
+        .writeHead(200, { 'content-type': 'text/javascript' })
+        .end(readFileSync(new URL('paykit.development.js', DIST)));
+    if (path !== '/') return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    // The page's first script keeps what is written to the console's errors, for the test to read in any engine
+    // (WebDriver, WebKit's automation, hears no console); the element's module runs after it.
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><head>
+      <script>
+        window.__consoleErrors = [];
+        const error = console.error;
+        console.error = (...args) => { window.__consoleErrors.push(args.map(String).join(' ')); error.apply(console, args); };
+      </script>
+      <script type="module" src="/js/paykit.development.js"></script>
+      </head><body><paykit-connect-button client-id="c" scope="business:read" redirect-uri="${SITE}/back"
+      dashboard-url="https://dashboard.test"></paykit-connect-button></body></html>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  SITE = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 });
-afterAll(() => browser?.close());
+afterAll(async () => {
+  site?.closeAllConnections();
+  await new Promise((resolve) => site?.close(resolve));
+});
 
-describe('a lazy chunk that does not load', () => {
-  it('is named by the development file with its URL and where to serve it from', async () => {
-    const page = await browser.newPage();
-    const lines: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') lines.push(message.text());
-    });
-    // Only the entry file is served; every chunk beside it is a 404, as on a site that copied one file.
-    await page.route(`${SITE}/js/**`, async (route) => {
-      const name = new URL(route.request().url()).pathname.slice('/js/'.length);
-      if (name !== 'paykit.development.js') return route.fulfill({ status: 404, body: 'not found' });
-      return route.fulfill({ contentType: 'text/javascript', body: readFileSync(new URL(name, DIST)) });
-    });
-    await page.route(`${SITE}/`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><html lang="en"><head><script type="module" src="/js/paykit.development.js"></script>
-          </head><body><paykit-connect-button client-id="c" scope="business:read" redirect-uri="${SITE}/back"
-          dashboard-url="https://dashboard.test"></paykit-connect-button></body></html>`,
-      }),
-    );
-    await page.goto(`${SITE}/`);
-    await expect
-      .poll(() => lines.find((line) => line.startsWith('[paykit]')), { timeout: 10_000 })
-      .toMatch(
-        new RegExp(
-          `^\\[paykit\\] ${SITE}/js/paykit\\.development\\.start-connect-[\\w-]+\\.js could not be loaded: .*` +
-            'a <paykit-connect-button> is added to the page\\. Serve every paykit\\.development\\.\\*\\.js file',
-        ),
-      );
-    await page.close();
+describe.each(selectedEngines())('in %s', (engine) => {
+  const name = ENGINE_NAMES[engine];
+  let browser: EngineBrowser;
+  beforeAll(async () => {
+    browser = await launchEngine(engine);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  // A failed test's tab too: WebKitWebDriver holds one session at a time.
+  afterEach(async () => {
+    await browser?.closeTabs();
   });
 
-  it('is not explained by the production files: none of these words ship to shoppers', () => {
+  describe(`a lazy chunk that does not load (${name})`, () => {
+    it(`is named by the development file with its URL and where to serve it from (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(`${SITE}/`);
+      const said = () =>
+        tab.run<string | undefined>(`() => window.__consoleErrors.find((line) => line.startsWith('[paykit]'))`);
+      await expect
+        .poll(said, { timeout: 15_000 })
+        .toMatch(
+          new RegExp(
+            `^\\[paykit\\] ${SITE}/js/paykit\\.development\\.start-connect-[\\w-]+\\.js could not be loaded: .*` +
+              'a <paykit-connect-button> is added to the page\\. Serve every paykit\\.development\\.\\*\\.js file',
+          ),
+        );
+      // Where the automation hears the console itself (puppeteer: Chromium, Firefox), it heard the same line.
+      if (engine !== 'webkit')
+        expect(await tab.problems()).toContainEqual(
+          expect.stringMatching(/^console\.error: \[paykit\] .*could not be loaded/),
+        );
+      await tab.close();
+    }, 60_000);
+  });
+});
+
+describe('a lazy chunk that does not load, in the production files', () => {
+  it('is not explained: none of these words ship to shoppers', () => {
     const production = readdirSync(DIST).filter((name) => /^paykit(?!\.development)[\w.-]*\.js$/.test(name));
     expect(production).toContain('paykit.js');
     for (const name of production)
