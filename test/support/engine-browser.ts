@@ -64,6 +64,30 @@ export interface Tab {
   /** Uncaught errors, console errors and CSP violations of every page this tab showed (and of its frames). */
   problems(): Promise<string[]>;
   close(): Promise<void>;
+  /** Loads the page again, as the browser's reload button does. */
+  reload(): Promise<void>;
+  /**
+   * Waits for a window this tab's page opened (a popup) that no tab drives yet, and drives it. What goes wrong in
+   * it is in this tab's `problems()` (one list for the windows of one test); its `close()` closes that window.
+   */
+  popup(timeoutMs?: number): Promise<Tab>;
+  /**
+   * Opens another tab of the same browser profile (cookies and localStorage shared, sessionStorage not), as a
+   * person opening a link from an email does. Its problems are this tab's; its `close()` closes that tab only.
+   */
+  tabBeside(): Promise<Tab>;
+  /** Whether this tab's window is gone (a popup that closed itself, or was closed). */
+  isClosed(): Promise<boolean>;
+}
+
+/** A tab a test drives, in a window of another tab's browser profile (`popup()`, `tabBeside()`). */
+interface Within {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+  csp: string[];
+  /** The windows a tab drives already: `popup()` waits for another. */
+  driven: Set<Page>;
 }
 
 /** The keys {@link Tab.press} presses (each has a WebDriver code point, below). */
@@ -175,20 +199,23 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
       ? await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
       : await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
   const contexts = new Set<BrowserContext>();
-  return {
+  const self = {
     engine,
     async closeTabs() {
       for (const context of contexts) await context.close().catch(() => undefined);
       contexts.clear();
     },
-    async newTab({ touch = false } = {}) {
+    async newTab({ touch = false }: TabOptions = {}, within?: Within): Promise<Tab> {
       // A context of its own per tab: no cookie or storage shared with another test.
-      const context = await browser.createBrowserContext();
+      const context = within?.context ?? (await browser.createBrowserContext());
       contexts.add(context);
-      const page: Page = await context.newPage();
+      const page: Page = within?.page ?? (await context.newPage());
       // Before the first page: setting it later reloads the page.
-      if (touch && engine === 'chromium') await page.setViewport({ width: 800, height: 600, hasTouch: true });
-      const problems: string[] = [];
+      if (touch && engine === 'chromium' && !within)
+        await page.setViewport({ width: 800, height: 600, hasTouch: true });
+      const driven = within?.driven ?? new Set<Page>([page]);
+      driven.add(page);
+      const problems: string[] = within?.problems ?? [];
       page.on('console', (message) => {
         if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
       });
@@ -219,8 +246,9 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
         if (how === 'tap') await element.tap();
         else await element.click(how === 'double' ? { count: 2 } : {});
       };
-      const csp: string[] = [];
+      const csp: string[] = within?.csp ?? [];
       const keep = async () => csp.push(...(await seen()));
+      const share = (other: Page): Within => ({ context, page: other, problems, csp, driven });
       return {
         async goto(url) {
           await keep();
@@ -305,13 +333,29 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
           return [...problems, ...new Set(csp)];
         },
         async close() {
+          if (within) return void (await page.close().catch(() => undefined));
           contexts.delete(context);
           await context.close();
         },
+        async reload() {
+          await keep();
+          await page.reload();
+        },
+        async popup(timeoutMs) {
+          const other = await poll(
+            async () => (await context.pages()).find((candidate) => !driven.has(candidate)),
+            'a popup',
+            timeoutMs,
+          );
+          return self.newTab({}, share(other));
+        },
+        tabBeside: async () => self.newTab({}, share(await context.newPage())),
+        isClosed: async () => page.isClosed(),
       };
     },
     close: () => browser.close(),
   };
+  return self;
 }
 
 /** A W3C WebDriver element reference. */
@@ -352,6 +396,9 @@ async function launchWebKit(): Promise<EngineBrowser> {
       })) as { sessionId: string };
       sessions.add(sessionId);
       const session = `/session/${sessionId}`;
+      /** This tab's window: its methods act in the session's current window, which `inWindow` leaves on it. */
+      const home = (await call('GET', `${session}/window`)) as string;
+      const driven = new Set([home]);
       const run = (script: string, args: unknown[] = []) => call('POST', `${session}/execute/sync`, { script, args });
       const problems: string[] = [];
       /** Collects the current document's problems, and listens in it if it is new. */
@@ -420,7 +467,7 @@ async function launchWebKit(): Promise<EngineBrowser> {
           });
         }
       };
-      return {
+      const tab: Tab = {
         async goto(url) {
           await harvest();
           await call('POST', `${session}/url`, { url });
@@ -518,7 +565,62 @@ async function launchWebKit(): Promise<EngineBrowser> {
           sessions.delete(sessionId);
           await call('DELETE', session).catch(() => undefined);
         },
+        async reload() {
+          await harvest();
+          await call('POST', `${session}/refresh`, {});
+          await harvest();
+        },
+        async popup(timeoutMs) {
+          const handle = await poll(
+            async () => ((await call('GET', `${session}/window/handles`)) as string[]).find((h) => !driven.has(h)),
+            'a popup',
+            timeoutMs,
+          );
+          return inWindow(handle);
+        },
+        async tabBeside() {
+          const { handle } = (await call('POST', `${session}/window/new`, { type: 'tab' })) as { handle: string };
+          return inWindow(handle);
+        },
+        isClosed: async () =>
+          !sessions.has(sessionId) ||
+          !((await call('GET', `${session}/window/handles`).catch(() => [])) as string[]).includes(home),
       };
+      /**
+       * Another window of this session, driven by this tab's own methods run there: each switches to it and back
+       * (classic WebDriver acts in one window at a time), so this tab's methods always find their window current.
+       */
+      const inWindow = (handle: string): Tab => {
+        driven.add(handle);
+        const there =
+          <A extends unknown[], R>(act: (...args: A) => Promise<R>) =>
+          async (...args: A): Promise<R> => {
+            await call('POST', `${session}/window`, { handle });
+            try {
+              return await act(...args);
+            } finally {
+              await call('POST', `${session}/window`, { handle: home }).catch(() => undefined);
+            }
+          };
+        const methods = Object.fromEntries(
+          Object.entries(tab).map(([key, method]) => [key, there(method as () => Promise<unknown>)]),
+        ) as unknown as Tab;
+        return {
+          ...methods,
+          frame: there(async () => {
+            const view = await tab.frame();
+            return {
+              click: there(view.click),
+              text: there(view.text),
+              has: there(view.has),
+              run: there(view.run),
+            } as FrameView;
+          }),
+          close: there(async () => void (await call('DELETE', `${session}/window`))),
+          isClosed: async () => !((await call('GET', `${session}/window/handles`)) as string[]).includes(handle),
+        };
+      };
+      return tab;
     },
     async close() {
       await closeAll();
