@@ -47,6 +47,11 @@ export interface DemoOptions {
    * count of what the pages asked). Browsers without request interception (Firefox, WebKit) get it here.
    */
   beforeBackend?: (req: IncomingMessage) => Promise<void> | void;
+  /**
+   * For the tests: told of every request the shop receives, before it is handled (the navigations and calls the
+   * pages made, seen the same way in every browser: WebKit's WebDriver observes no requests).
+   */
+  onRequest?: (req: IncomingMessage) => void;
 }
 
 /** A running demo. */
@@ -112,6 +117,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   let platform: { demo: PlatformDemo; listener: (req: IncomingMessage, res: ServerResponse) => void } | undefined;
   const cspReports: unknown[] = [];
   const server = createServer((req, res) => {
+    options.onRequest?.(req);
     const path = new URL(req.url ?? '/', 'http://demo').pathname;
     if (path === '/paykit' || path.startsWith('/paykit/')) {
       if (!options.beforeBackend) return paykit?.(req, res);

@@ -13,10 +13,11 @@
  * @see https://github.com/panva/node-oidc-provider/blob/main/docs/README.md
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { errors } from 'oidc-provider';
-import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Tab } from './engine-browser.js';
 
 /** Options of {@link startOidcProvider}. */
 export interface OidcProviderOptions {
@@ -43,6 +44,12 @@ export interface OidcProvider {
   tokenRequests(): number;
   /** Revokes a token at the RFC 7009 endpoint as the client; a refresh token takes its whole grant with it. */
   revoke(token: string, hint: 'refresh_token' | 'access_token'): Promise<void>;
+  /**
+   * Answers requests before the provider does while set (`undefined` ends it): `answer` returns true when it
+   * answered. The request is counted all the same. What a browser's request interception did, in every engine
+   * (WebKit's WebDriver has none): the mix-up test steers the authorization request to another server here.
+   */
+  intercept(answer: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined): void;
   stop(): Promise<void>;
 }
 
@@ -51,14 +58,39 @@ const TOKEN_PATH = '/token';
 /** The revocation endpoint's path (the provider's default `routes.revocation`). */
 const REVOCATION_PATH = '/token/revocation';
 
+/**
+ * The web font the development pages' style sheet imports from the internet: the tests' browsers reach
+ * 127.0.0.1 only, and a font that never loads would hold a page's load event (and WebDriver's navigation) in a
+ * browser that waits for the network to give up. Cut from the pages as they are served, in every engine.
+ */
+const WEB_FONT = /@import url\(https:\/\/fonts\.googleapis\.com\/[^)]*\);/g;
+
+/** Sends the provider's HTML pages without {@link WEB_FONT} (with their length corrected). */
+function withoutWebFont(res: ServerResponse): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if ((typeof chunk === 'string' || Buffer.isBuffer(chunk)) && /html/.test(String(res.getHeader('content-type')))) {
+      const html = chunk.toString().replace(WEB_FONT, '');
+      if (!res.headersSent) res.setHeader('content-length', Buffer.byteLength(html));
+      return end(html, ...rest);
+    }
+    return end(chunk, ...rest);
+  }) as ServerResponse['end'];
+}
+
 /** Starts a provider on a free port of 127.0.0.1. */
 export async function startOidcProvider(options: OidcProviderOptions): Promise<OidcProvider> {
   const counts = new Map<string, number>();
   // The listener is set once the issuer (which holds the port) is known: the server listens first.
   let listener: RequestListener | null = null;
+  let intercepted: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const server = createServer((req, res) => {
     const key = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (intercepted?.(req, res)) return;
+    // Browsers ask for it on every page; the provider's 404 would be a console error in every test.
+    if (req.url === '/favicon.ico') return void res.writeHead(204).end();
+    withoutWebFont(res);
     if (listener) listener(req, res);
     else res.writeHead(503).end();
   });
@@ -152,6 +184,9 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
       });
       if (answer.status !== 200) throw new Error(`Revocation answered ${answer.status}: ${await answer.text()}`);
     },
+    intercept(answer) {
+      intercepted = answer;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -161,14 +196,22 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
 }
 
 /**
- * On the provider's development pages: signs in as `login` (any password is taken) and consents, leaving the
- * browser on its way back to the client's redirect URI.
+ * On the provider's development pages, in `tab` (a page or a popup, in any engine): signs in as `login` (any
+ * password is taken) and consents, leaving the browser on its way back to the client's redirect URI. The pages'
+ * fields have no labels: their values are set as a form filler sets them.
  */
-export async function approveAtProvider(page: Page, provider: OidcProvider, login: string): Promise<void> {
-  await page.waitForURL((url) => url.origin === provider.issuer && url.pathname.startsWith('/interaction/'));
-  await page.locator('input[name=login]').fill(login);
-  await page.locator('input[name=password]').fill('any password');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  // The consent page follows at another /interaction/ address; the click waits for its button.
-  await page.getByRole('button', { name: 'Continue' }).click();
+export async function approveAtProvider(tab: Tab, provider: OidcProvider, login: string): Promise<void> {
+  const atInteraction = (url: URL) => url.origin === provider.issuer && url.pathname.startsWith('/interaction/');
+  await tab.waitForUrl(atInteraction, 15_000);
+  // Read while the page may still be loading (or, in one engine, between documents): not there yet is "no".
+  const has = (name: string) => tab.has(name).catch(() => false);
+  await expect.poll(() => has('Sign-in'), { timeout: 15_000 }).toBe(true);
+  await tab.run(`() => {
+    document.querySelector('input[name=login]').value = ${JSON.stringify(login)};
+    document.querySelector('input[name=password]').value = 'any password';
+  }`);
+  await tab.click('Sign-in');
+  // The consent page follows at another /interaction/ address.
+  await expect.poll(() => has('Continue'), { timeout: 15_000 }).toBe(true);
+  await tab.click('Continue');
 }

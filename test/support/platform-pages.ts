@@ -5,7 +5,7 @@
  * before it has pages or a handler, because the authorization server must know its redirect URI first.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeListener } from '@paykit/server/node';
 
@@ -15,10 +15,27 @@ const BUNDLE = new URL('paykit.js', DIST);
 /** `paykit.js` and its chunks (`paykit.handle-connect-return-<hash>.js`), as a site serves the dist folder. */
 const SCRIPT = /^\/paykit(\.[\w-]+)?\.js$/;
 
+/** A request the page server answered. */
+export interface ServedRequest {
+  method: string;
+  /** The path and query. */
+  url: string;
+  /** The request's headers (`referer`: the page that asked). */
+  headers: IncomingHttpHeaders;
+  /** The answer's status and headers, as sent. */
+  status: number;
+  sent: OutgoingHttpHeaders;
+}
+
 /** A running page server. */
 export interface PlatformPages {
   /** Its origin, such as `http://127.0.0.1:41234`. */
   readonly url: string;
+  /**
+   * Every request answered so far, in the order the answers finished: what the browsers asked, seen the same
+   * way in every engine (WebKit's WebDriver observes no requests).
+   */
+  readonly requests: readonly ServedRequest[];
   /** Serves `html` (a whole document) at `path`, with `headers` (a Content-Security-Policy, a COOP) if given. */
   page(path: string, html: string, headers?: Record<string, string>): void;
   /** Serves `code` as JavaScript at `path`: a page's own script, under a policy without inline script. */
@@ -52,7 +69,17 @@ export async function startPlatformPages(): Promise<PlatformPages> {
   });
   const pages = new Map<string, { body: string; type: string; headers: Record<string, string> }>();
   const mounts: { prefix: string; listener: ReturnType<typeof toNodeListener> }[] = [];
+  const requests: ServedRequest[] = [];
   const server = createServer((req, res) => {
+    res.once('finish', () =>
+      requests.push({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        status: res.statusCode,
+        sent: res.getHeaders(),
+      }),
+    );
     const path = (req.url ?? '/').split('?')[0]!;
     const mounted = mounts.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
     if (mounted) return mounted.listener(req, res);
@@ -75,6 +102,7 @@ export async function startPlatformPages(): Promise<PlatformPages> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
     page: (path, html, headers = {}) => pages.set(path, { body: html, type: 'text/html', headers }),
     script: (path, code) => pages.set(path, { body: code, type: 'text/javascript', headers: {} }),
     mount: (prefix, handler) => mounts.push({ prefix, listener: toNodeListener(handler) }),
