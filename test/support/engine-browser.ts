@@ -243,6 +243,8 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
       const clickIn = async (frame: Frame, name: string | RegExp, how: 'click' | 'double' | 'tap' = 'click') => {
         const element = await poll(async () => (await find(name, frame)) ?? undefined, `a button or link "${name}"`);
         await keep();
+        // A tab behind another gets no animation frames, which a click waits for: to the front, as a person does.
+        if (driven.size > 1) await page.bringToFront();
         if (how === 'tap') await element.tap();
         else await element.click(how === 'double' ? { count: 2 } : {});
       };
