@@ -1,9 +1,12 @@
 /**
- * Connect in a popup as a merchant lives it, in Chromium, with the BUILT script-tag file: the demo platform's
- * onboarding page (`<paykit-connect-button popup>`, strict Content-Security-Policy and Trusted Types) against the
- * sandbox's dashboard (sign-in and consent in the popup: approve, deny, close, and a browser that refuses the
- * popup), and a platform's pages against the certified OAuth server (oidc-provider) with its callback page served
- * under `Cross-Origin-Opener-Policy: same-origin`, which cuts the popup from its opener.
+ * Connect in a popup as a merchant lives it, in every engine (Chromium, Firefox ESR, WebKitGTK; `PAYKIT_BROWSERS`
+ * picks), with the BUILT script-tag file: the demo platform's onboarding page (`<paykit-connect-button popup>`,
+ * strict Content-Security-Policy and Trusted Types) against the sandbox's dashboard (sign-in and consent in the
+ * popup: approve, deny, close, and a browser that refuses the popup), and a platform's pages against the certified
+ * OAuth server (oidc-provider) with its callback page served under `Cross-Origin-Opener-Policy: same-origin`, which
+ * cuts the popup from its opener. Clicks are real input events (a person's click, with its user activation):
+ * WebKit keeps its popup blocker on, and the popup opens all the same. What the pages sent is seen where the
+ * platform's pages receive it, the same way in every engine.
  */
 import {
   createPaykitHandler,
@@ -12,212 +15,243 @@ import {
   PaykitError,
   type ConnectedBusiness,
 } from '@paykit/server';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT } from '../../demo/platform.js';
-import { demoInChromium } from '../support/demo-in-chromium.js';
+import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
+import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
 import { startJwtResourceServer, type JwtResourceServer } from '../support/jwt-resource-server.js';
 import { approveAtProvider, startOidcProvider, type OidcProvider } from '../support/oidc-provider.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
-const e2e = demoInChromium();
+/** What the connect button says under itself (`[part=status]`). */
+const shown = (tab: Tab) => tab.text('paykit-connect-button', '[part=status]');
 
-/** The onboarding page of a fresh browser, with the shop's name typed in, and the errors it reports. */
-async function openOnboarding(): Promise<{ page: Page; problems: string[] }> {
-  const page = await (await e2e.browser.newContext()).newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
+/** The value of the field labelled `label`. */
+const valueOf = (tab: Tab, label: string) =>
+  tab.run<string>(
+    `() => [...document.querySelectorAll('label')].find((l) => l.textContent.includes(${JSON.stringify(label)})).control.value`,
+  );
+
+const SCOPE = 'business:read payments';
+let demo: RunningDemo;
+let pages: PlatformPages;
+let api: JwtResourceServer;
+let provider: OidcProvider;
+const connected: ConnectedBusiness[] = [];
+
+beforeAll(async () => {
+  demo = await startDemo({ port: 0, sandboxPort: 0 });
+  pages = await startPlatformPages();
+  api = await startJwtResourceServer((sub) => ({
+    id: `biz_${sub}`,
+    name: `${sub[0]!.toUpperCase()}${sub.slice(1)}'s Harbour Shop`,
+    country: 'SG',
+    currency: 'SGD',
+    payments_enabled: true,
+  }));
+  const redirectUri = `${pages.url}/return`;
+  provider = await startOidcProvider({
+    redirectUris: [redirectUri],
+    resource: api.resource,
+    resourceScopes: SCOPE.split(' '),
+    accessTokenTtlSeconds: 60,
   });
-  page.on('pageerror', (error) => problems.push(String(error)));
-  await page.goto(`${e2e.demo.url}/platform/onboarding`);
-  await page.getByLabel('Shop name').fill('Harbour Cafe by the water');
-  return { page, problems };
-}
-
-const connectButton = (page: Page) => page.getByRole('button', { name: 'Connect with Payments' });
-const shown = (page: Page) => page.locator('paykit-connect-button [part=status]');
-
-/** Clicks "Connect with Payments" and resolves with the popup, signed in on the sandbox, at the consent page. */
-async function consentInPopup(page: Page): Promise<Page> {
-  const opened = page.context().waitForEvent('page');
-  await connectButton(page).click();
-  const popup = await opened;
-  await popup.waitForURL((url) => url.pathname === '/dashboard/sign-in');
-  await popup.getByLabel('Email').fill(DEMO_MERCHANT.ownerEmail);
-  await popup.getByRole('button', { name: 'Sign in' }).click();
-  await popup.waitForURL((url) => url.pathname === '/oauth/authorize');
-  return popup;
-}
-
-describe('connect in a popup on the demo platform (sandbox dashboard)', () => {
-  it('the merchant approves in the popup; the onboarding page says connected and keeps what was typed', async () => {
-    const { page, problems } = await openOnboarding();
-    const before = e2e.demo.platform.connected.size;
-    const popup = await consentInPopup(page);
-    expect(await popup.textContent('h1')).toContain('Acme Marketplace wants to connect');
-    const closed = popup.waitForEvent('close');
-    await popup.getByRole('button', { name: 'Connect' }).click();
-    await closed;
-    await expect.poll(() => shown(page).textContent(), { timeout: 10_000 }).toBe(`Connected to ${DEMO_MERCHANT.name}.`);
-    expect(new URL(page.url()).pathname).toBe('/platform/onboarding');
-    expect(await page.getByLabel('Shop name').inputValue()).toBe('Harbour Cafe by the water');
-    expect(e2e.demo.platform.connected.size).toBe(before + 1);
-    expect(problems).toEqual([]);
-    await page.context().close();
+  api.trustIssuer(provider.issuer);
+  const platform = createPlatform({
+    apiBaseUrl: api.url,
+    oauth: {
+      issuer: provider.issuer,
+      discovery: 'oidc',
+      clientId: provider.clientId,
+      clientSecret: provider.clientSecret,
+      clientAuthentication: 'client_secret_basic',
+      redirectUris: [redirectUri],
+    },
+    store: new MemoryConnectionStore(),
   });
-
-  it('the merchant declines in the popup: "cancelled", nothing connected', async () => {
-    const { page, problems } = await openOnboarding();
-    const before = [...e2e.demo.platform.connected.keys()];
-    const popup = await consentInPopup(page);
-    await popup.getByRole('button', { name: 'Deny' }).click();
-    await expect
-      .poll(() => shown(page).textContent(), { timeout: 10_000 })
-      .toBe('Connection cancelled. Nothing was shared.');
-    expect([...e2e.demo.platform.connected.keys()]).toEqual(before);
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
-
-  it('the merchant closes the popup: the button is ready again within a second, nothing changed', async () => {
-    const { page } = await openOnboarding();
-    const popup = await consentInPopup(page);
-    await page.evaluate(() => {
-      const button = document.querySelector('paykit-connect-button')!;
-      button.addEventListener('paykit-cancel', () => (document.body.dataset.cancelledAt = String(performance.now())));
-    });
-    // A person reads the consent page before closing it (a handle that reads closed in its first second is taken
-    // for one that Cross-Origin-Opener-Policy cut, see popup-connect.ts).
-    await popup.waitForTimeout(1_000);
-    const closedAt = await page.evaluate(() => performance.now());
-    await popup.close();
-    await expect.poll(() => page.evaluate(() => document.body.dataset.cancelledAt)).toBeDefined();
-    const cancelledAt = Number(await page.evaluate(() => document.body.dataset.cancelledAt));
-    expect(cancelledAt - closedAt).toBeLessThan(1_000);
-    const inner = page.locator('paykit-connect-button button');
-    await expect.poll(() => inner.getAttribute('aria-busy')).toBe('false');
-    expect(await page.getByLabel('Shop name').inputValue()).toBe('Harbour Cafe by the water');
-    await page.context().close();
-  });
-
-  it('a browser that refuses the popup connects by redirect instead', async () => {
-    const context = await e2e.browser.newContext();
-    // What a popup blocker does to a page: `window.open` answers null (headless Chromium has no blocker of its own).
-    await context.addInitScript(() => {
-      window.open = () => null;
-    });
-    const page = await context.newPage();
-    await page.goto(`${e2e.demo.url}/platform/onboarding`);
-    await connectButton(page).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard/sign-in');
-    await page.getByLabel('Email').fill(DEMO_MERCHANT.ownerEmail);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Connect' }).click();
-    await page.waitForURL((url) => url.origin === e2e.demo.url && url.pathname === '/platform/return');
-    await expect
-      .poll(() => page.locator('paykit-return').getByRole('status').textContent(), { timeout: 10_000 })
-      .toBe(`Connected to ${DEMO_MERCHANT.name}.`);
-    await context.close();
+  pages.mount(
+    '/paykit',
+    createPaykitHandler({
+      prefix: '/paykit',
+      platform,
+      publicOrigin: pages.url,
+      onConnected: (business) => void connected.push(business),
+      createPaymentRequest: () => {
+        throw new PaykitError('validation_failed', 'This platform takes no payments in this test');
+      },
+    }),
+  );
+  pages.page(
+    '/onboarding',
+    pageWith(
+      'Open your shop',
+      `<label for="shop">Shop name</label> <input id="shop" />
+      <paykit-connect-button popup endpoint="/paykit" issuer="${provider.issuer}" client-id="${provider.clientId}"
+        redirect-uri="${redirectUri}" scope="${SCOPE}" resource="${api.resource}" login-hint="hana"></paykit-connect-button>`,
+    ),
+  );
+  // The callback page in its own browsing context group: its `window.opener` is null.
+  pages.page('/return', pageWith('Connecting', '<paykit-return endpoint="/paykit"></paykit-return>'), {
+    'cross-origin-opener-policy': 'same-origin',
   });
 });
 
-describe('connect in a popup against a certified OAuth server, the callback page under COOP same-origin', () => {
-  const SCOPE = 'business:read payments';
-  let pages: PlatformPages;
-  let api: JwtResourceServer;
-  let provider: OidcProvider;
-  const connected: ConnectedBusiness[] = [];
+afterAll(async () => {
+  await Promise.all([demo?.close(), pages?.close(), api?.close(), provider?.stop()]);
+});
 
+/** Everything that went wrong, in the tab and its popup and as reported to the demo and the sandbox (emptied). */
+async function problems(tab: Tab): Promise<string[]> {
+  // Browsers send their reports a moment after the violation.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const reported = [
+    ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
+    ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
+  ];
+  (demo.cspReports as unknown[]).length = 0;
+  demo.sandbox.context.cspReports.length = 0;
+  return [...(await tab.problems()), ...reported];
+}
+
+describe.each(selectedEngines())('in %s', (engine) => {
+  const name = ENGINE_NAMES[engine];
+  let browser: EngineBrowser;
   beforeAll(async () => {
-    pages = await startPlatformPages();
-    api = await startJwtResourceServer((sub) => ({
-      id: `biz_${sub}`,
-      name: `${sub[0]!.toUpperCase()}${sub.slice(1)}'s Harbour Shop`,
-      country: 'SG',
-      currency: 'SGD',
-      payments_enabled: true,
-    }));
-    const redirectUri = `${pages.url}/return`;
-    provider = await startOidcProvider({
-      redirectUris: [redirectUri],
-      resource: api.resource,
-      resourceScopes: SCOPE.split(' '),
-      accessTokenTtlSeconds: 60,
-    });
-    api.trustIssuer(provider.issuer);
-    const platform = createPlatform({
-      apiBaseUrl: api.url,
-      oauth: {
-        issuer: provider.issuer,
-        discovery: 'oidc',
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-        clientAuthentication: 'client_secret_basic',
-        redirectUris: [redirectUri],
-      },
-      store: new MemoryConnectionStore(),
-    });
-    pages.mount(
-      '/paykit',
-      createPaykitHandler({
-        prefix: '/paykit',
-        platform,
-        publicOrigin: pages.url,
-        onConnected: (business) => void connected.push(business),
-        createPaymentRequest: () => {
-          throw new PaykitError('validation_failed', 'This platform takes no payments in this test');
-        },
-      }),
-    );
-    pages.page(
-      '/onboarding',
-      pageWith(
-        'Open your shop',
-        `<label for="shop">Shop name</label> <input id="shop" />
-        <paykit-connect-button popup endpoint="/paykit" issuer="${provider.issuer}" client-id="${provider.clientId}"
-          redirect-uri="${redirectUri}" scope="${SCOPE}" resource="${api.resource}" login-hint="hana"></paykit-connect-button>`,
-      ),
-    );
-    // The callback page in its own browsing context group: its `window.opener` is null.
-    pages.page('/return', pageWith('Connecting', '<paykit-return endpoint="/paykit"></paykit-return>'), {
-      'cross-origin-opener-policy': 'same-origin',
-    });
-  });
-
+    browser = await launchEngine(engine);
+  }, 60_000);
   afterAll(async () => {
-    await Promise.all([pages?.close(), api?.close(), provider?.stop()]);
+    await browser?.close();
+  });
+  // A failed test's tab too: WebKitWebDriver holds one session at a time.
+  afterEach(async () => {
+    await browser?.closeTabs();
   });
 
-  it('connects through the BroadcastChannel: paykit-connected on the onboarding page, the popup closed', async () => {
-    const context = await e2e.browser.newContext();
-    // The provider's development pages would load a web font from the internet.
-    await context.route(
-      (url) => url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
-    const page = await context.newPage();
-    await page.goto(`${pages.url}/onboarding`);
-    await page.getByLabel('Shop name').fill('Hana sells coffee');
-    const exchanges: string[] = [];
-    context.on('request', (request) => {
-      if (request.url().endsWith('/paykit/oauth/callback')) exchanges.push(request.frame().page().url());
-    });
-    const opened = context.waitForEvent('page');
-    await connectButton(page).click();
-    const popup = await opened;
-    const coop: (string | undefined)[] = [];
-    popup.on('response', (response) => {
-      if (response.url().startsWith(`${pages.url}/return`)) coop.push(response.headers()['cross-origin-opener-policy']);
-    });
-    await approveAtProvider(popup, provider, 'hana');
-    await expect.poll(() => shown(page).textContent(), { timeout: 15_000 }).toBe("Connected to Hana's Harbour Shop.");
-    expect(coop).toEqual(['same-origin']);
-    // The code was exchanged once, by the onboarding page, whose state is as the merchant left it.
-    expect(exchanges).toEqual([`${pages.url}/onboarding`]);
-    expect(connected.map((business) => business.businessId)).toEqual(['biz_hana']);
-    expect(await page.getByLabel('Shop name').inputValue()).toBe('Hana sells coffee');
-    await expect.poll(() => popup.isClosed(), { timeout: 5_000 }).toBe(true);
-    await context.close();
+  /** The onboarding page of a fresh browser, with the shop's name typed in. */
+  async function openOnboarding(): Promise<Tab> {
+    const tab = await browser.newTab();
+    await tab.goto(`${demo.url}/platform/onboarding`);
+    await tab.fill('Shop name', 'Harbour Cafe by the water');
+    return tab;
+  }
+
+  /** Clicks "Connect with Payments" and resolves with the popup, signed in on the sandbox, at the consent page. */
+  async function consentInPopup(tab: Tab): Promise<Tab> {
+    await tab.click('Connect with Payments');
+    const popup = await tab.popup();
+    await popup.waitForUrl((url) => url.pathname === '/dashboard/sign-in', 15_000);
+    await popup.fill('Email', DEMO_MERCHANT.ownerEmail);
+    await popup.click('Sign in');
+    await popup.waitForUrl((url) => url.pathname === '/oauth/authorize', 15_000);
+    return popup;
+  }
+
+  describe('connect in a popup on the demo platform (sandbox dashboard)', () => {
+    it(`the merchant approves in the popup; the onboarding page says connected and keeps what was typed (${name})`, async () => {
+      const tab = await openOnboarding();
+      const before = demo.platform.connected.size;
+      const popup = await consentInPopup(tab);
+      expect(await popup.text('h1')).toContain('Acme Marketplace wants to connect');
+      await popup.click('Connect');
+      await expect.poll(() => popup.isClosed(), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => shown(tab), { timeout: 10_000 }).toBe(`Connected to ${DEMO_MERCHANT.name}.`);
+      expect((await tab.url()).pathname).toBe('/platform/onboarding');
+      expect(await valueOf(tab, 'Shop name')).toBe('Harbour Cafe by the water');
+      expect(demo.platform.connected.size).toBe(before + 1);
+      expect(await problems(tab)).toEqual([]);
+      await tab.close();
+    }, 60_000);
+
+    it(`the merchant declines in the popup: "cancelled", nothing connected (${name})`, async () => {
+      const tab = await openOnboarding();
+      const before = [...demo.platform.connected.keys()];
+      const popup = await consentInPopup(tab);
+      await popup.click('Deny');
+      await expect.poll(() => shown(tab), { timeout: 10_000 }).toBe('Connection cancelled. Nothing was shared.');
+      expect([...demo.platform.connected.keys()]).toEqual(before);
+      expect(await problems(tab)).toEqual([]);
+      await tab.close();
+    }, 60_000);
+
+    it(`the merchant closes the popup: the button is ready again within a second, nothing changed (${name})`, async () => {
+      const tab = await openOnboarding();
+      const popup = await consentInPopup(tab);
+      await tab.run(`() => {
+        const button = document.querySelector('paykit-connect-button');
+        button.addEventListener('paykit-cancel', () => (document.body.dataset.cancelledAt = String(performance.now())));
+      }`);
+      // A person reads the consent page before closing it (a handle that reads closed in its first second is taken
+      // for one that Cross-Origin-Opener-Policy cut, see popup-connect.ts).
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const closedAt = await tab.run<number>(`() => performance.now()`);
+      await popup.close();
+      await expect.poll(() => tab.run<string | null>(`() => document.body.dataset.cancelledAt ?? null`)).not.toBeNull();
+      const cancelledAt = Number(await tab.run<string>(`() => document.body.dataset.cancelledAt`));
+      expect(cancelledAt - closedAt).toBeLessThan(1_000);
+      await expect
+        .poll(() =>
+          tab.run<string | null>(
+            `() => document.querySelector('paykit-connect-button').shadowRoot.querySelector('button').getAttribute('aria-busy')`,
+          ),
+        )
+        .toBe('false');
+      expect(await valueOf(tab, 'Shop name')).toBe('Harbour Cafe by the water');
+      await tab.close();
+    }, 60_000);
+
+    it(`a browser that refuses the popup connects by redirect instead (${name})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(`${demo.url}/platform/onboarding`);
+      // What a popup blocker does to a page: `window.open` answers null (puppeteer's Chromium and Firefox have their
+      // blockers off, and WebKit's lets a person's click through).
+      await tab.run(`() => {
+        window.open = () => null;
+      }`);
+      await tab.click('Connect with Payments');
+      await tab.waitForUrl((url) => url.pathname === '/dashboard/sign-in', 15_000);
+      expect(await tab.opened()).toEqual([]);
+      await tab.fill('Email', DEMO_MERCHANT.ownerEmail);
+      await tab.click('Sign in');
+      await tab.waitForUrl((url) => url.pathname === '/oauth/authorize');
+      await tab.click('Connect');
+      await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/platform/return');
+      await expect
+        .poll(() => tab.text('paykit-return', '[role=status]'), { timeout: 10_000 })
+        .toBe(`Connected to ${DEMO_MERCHANT.name}.`);
+      await tab.close();
+    }, 60_000);
+  });
+
+  describe('connect in a popup against a certified OAuth server, the callback page under COOP same-origin', () => {
+    it(`connects through the BroadcastChannel: paykit-connected on the onboarding page, the popup closed (${name})`, async () => {
+      const seen = pages.requests.length;
+      const before = connected.length;
+      const tab = await browser.newTab();
+      await tab.goto(`${pages.url}/onboarding`);
+      await tab.fill('Shop name', 'Hana sells coffee');
+      await tab.click('Connect with Payments');
+      const popup = await tab.popup();
+      await approveAtProvider(popup, provider, 'hana');
+      await expect.poll(() => shown(tab), { timeout: 15_000 }).toBe("Connected to Hana's Harbour Shop.");
+      const served = pages.requests.slice(seen);
+      // The callback page was served once, under COOP.
+      expect(
+        served
+          .filter((request) => request.method === 'GET' && request.url.startsWith('/return'))
+          .map((request) => request.sent['cross-origin-opener-policy']),
+      ).toEqual(['same-origin']);
+      // The code was exchanged once, by the onboarding page, whose state is as the merchant left it.
+      expect(
+        served
+          .filter((request) => request.method === 'POST' && request.url === '/paykit/oauth/callback')
+          .map((request) => request.headers.referer),
+      ).toEqual([`${pages.url}/onboarding`]);
+      expect(connected.slice(before).map((business) => business.businessId)).toEqual(['biz_hana']);
+      expect(await valueOf(tab, 'Shop name')).toBe('Hana sells coffee');
+      await expect.poll(() => popup.isClosed(), { timeout: 5_000 }).toBe(true);
+      expect(await tab.problems()).toEqual([]);
+      await tab.close();
+    }, 60_000);
   });
 });

@@ -22,7 +22,7 @@ export interface ServedRequest {
   url: string;
   /** The request's headers (`referer`: the page that asked). */
   headers: IncomingHttpHeaders;
-  /** The answer's status and headers, as sent. */
+  /** The answer's status, and its headers as set (a page's own: its type, a COOP). */
   status: number;
   sent: OutgoingHttpHeaders;
 }
@@ -97,7 +97,10 @@ export async function startPlatformPages(): Promise<PlatformPages> {
     if (path === '/favicon.ico') return res.writeHead(204).end();
     const served = req.method === 'GET' ? pages.get(path) : undefined;
     if (served === undefined) return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-    res.writeHead(200, { 'content-type': `${served.type}; charset=utf-8`, ...served.headers }).end(served.body);
+    // Set one by one, so that the request log reads them back (`writeHead`'s own headers are not kept).
+    for (const [name, value] of Object.entries({ 'content-type': `${served.type}; charset=utf-8`, ...served.headers }))
+      res.setHeader(name, value);
+    res.writeHead(200).end(served.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
