@@ -10,9 +10,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * The end-to-end files that drive Chromium through Playwright, which cannot drive Debian's Firefox and WebKit
  * (its own builds of them download themselves): every file under test/e2e that launches Chromium. The files that
- * drive every engine import ../support/engine-browser.ts instead (engines, framed-pages, pay-flow, drop-in-flow,
- * chunk-load-diagnostics, ...). Said once per run, in one line; left out when
- * `PAYKIT_BROWSERS` leaves Chromium out.
+ * drive every engine import ../support/engine-browser.ts instead (framed-pages, pay-flow, drop-in-flow,
+ * chunk-load-diagnostics, connect-flow, connect-popup, standard-oauth-server, ...). Said once per run, in one line;
+ * left out when `PAYKIT_BROWSERS` leaves Chromium out.
  */
 const engines = selectedEngines();
 const chromiumOnly = readdirSync(new URL('./test/e2e/', import.meta.url))
