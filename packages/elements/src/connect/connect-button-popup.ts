@@ -58,10 +58,14 @@ export function preparePopup(button: PaykitConnectButton): void {
 
 /**
  * How a popup attempt ended, for the button to fire: the redirect to make (`url`: the popup was blocked), the
- * business connected, the merchant's denial (`description`), or the popup closed.
+ * business connected, the merchant's denial (`description`), or the popup closed (`closed`: the business, should
+ * the callback come after all; it never settles otherwise).
  */
 export type PopupEnd =
-  { url: string } | { business: ConnectedBusiness } | { description: string | undefined } | { closed: true };
+  | { url: string }
+  | { business: ConnectedBusiness }
+  | { description: string | undefined }
+  | { closed: Promise<ConnectedBusiness> };
 
 /**
  * The click's work, with the window the click opened (`null`: the browser refused it). Shows the outcome under the
@@ -89,15 +93,23 @@ export async function connectInPopup(button: PaykitConnectButton, popup: Window 
   }
   centre(popup);
   popup.location.replace(url);
-  try {
-    const business = await watchPopup(popup, { endpoint: button.endpoint!, redirectUri: button.redirectUri, state });
+  const shown = (business: ConnectedBusiness) => {
     button.show(`${text(button).connected}${business.name}.`);
-    return { business };
+    return business;
+  };
+  let late!: (business: ConnectedBusiness) => void;
+  const closed = new Promise<ConnectedBusiness>((resolve) => (late = resolve)).then(shown);
+  try {
+    return {
+      business: shown(
+        await watchPopup(popup, { endpoint: button.endpoint!, redirectUri: button.redirectUri, state, late }),
+      ),
+    };
   } catch (error) {
     const code = (error as PaykitError).code;
     if (code === 'popup_closed') {
       button.focus();
-      return { closed: true };
+      return { closed };
     }
     if (code !== 'access_denied') throw error;
     button.show(text(button).connectCancelled);

@@ -19,7 +19,9 @@ import { dev } from '#dev';
  * @fires paykit-connect - Before navigating (also when the browser blocked the popup); cancelable. `detail`: `{ url }`.
  * @fires paykit-connected - With `popup`: the platform's backend connected the merchant. `detail`: `{ business }`.
  * @fires paykit-connect-denied - With `popup`: the merchant declined on the consent page. `detail`: `{ description }`.
- * @fires paykit-cancel - With `popup`: the merchant closed the popup; nothing was connected. `detail`: `{}`.
+ * @fires paykit-cancel - With `popup`: the merchant closed the popup; nothing was connected. `detail`: `{}`. Should
+ *   the popup's callback come after all (a callback page under `Cross-Origin-Opener-Policy` reads as a closed
+ *   window, and on a slow machine may speak after the button gave up), `paykit-connected` follows.
  * @fires paykit-error - When the connection could not start or finish. `detail`: `{ code, message }`.
  * @csspart button - The native button.
  * @csspart label - The label wrapper.
@@ -108,6 +110,9 @@ export class PaykitConnectButton extends BusyButton {
       const popup = open('', POPUP_NAME, POPUP_FEATURES);
       const end = await (await loadPopup()).connectInPopup(this, popup);
       if ('url' in end) return new PaykitConnectEvent(end);
+      // Closed, or so it seemed: a callback page that COOP cut from this one may still bring the callback.
+      if ('closed' in end)
+        void end.closed.then((business) => this.dispatchEvent(new PaykitConnectedEvent({ business })));
       this.dispatchEvent(
         'business' in end
           ? new PaykitConnectedEvent(end)

@@ -129,6 +129,32 @@ describe('<paykit-connect-button popup>', () => {
     await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
   });
 
+  it('a callback page that read as closed and speaks late (COOP, a slow machine) still connects after paykit-cancel', async () => {
+    const { el, request } = await button();
+    const before = (await backendState()).callbacks;
+    const cancelled = next<PaykitCancelEvent>(el, 'paykit-cancel');
+    const win = await click(el);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // What the opener sees when COOP on the callback page cuts the handle: a closed window, and nothing said yet.
+    win.close();
+    await cancelled;
+    await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+    // The callback page, in a window this page has no handle to, speaks on the origin's channel only.
+    const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
+    const callback = await approveOnDashboard({
+      redirect_uri: redirectUri(),
+      state: request.searchParams.get('state')!,
+      code_challenge: request.searchParams.get('code_challenge')!,
+    });
+    current = window.open(callback, POPUP_NAME);
+    expect((await connected).detail.business.name).to.equal('Harbour Cafe');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Connected to Harbour Cafe.');
+    // Exchanged once, by this page; the callback page was told and closed itself.
+    expect((await backendState()).callbacks).to.equal(before + 1);
+    await waitUntil(() => current!.closed, 'the callback page did not close itself');
+  });
+
   it('a window of another origin posting a code for the attempt changes nothing', async () => {
     const { el, request } = await button();
     const before = (await backendState()).callbacks;

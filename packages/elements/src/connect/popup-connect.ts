@@ -8,7 +8,9 @@
  *
  * What ends an attempt: the callback (connected, or the merchant's denial), the merchant closing the popup
  * (`popup_closed`, within a second), the time limit (`timeout`, ten minutes by default: the attempt's own life), or
- * the caller's `AbortSignal`. Messages are believed only from this exact origin (the popup's window, or the origin's
+ * the caller's `AbortSignal`. A window that reads as closed may instead have gone to a callback page that
+ * `Cross-Origin-Opener-Policy` cut from this one and that has not spoken yet (a slow machine): after `popup_closed`
+ * the origin's channel still takes this attempt's callback until the time limit, and `late` hears the business. Messages are believed only from this exact origin (the popup's window, or the origin's
  * BroadcastChannel) and only for this attempt's state: a window of another origin posting a code changes nothing.
  * Part of the connect popup's lazy chunk.
  */
@@ -35,6 +37,11 @@ export interface OpenPopupOptions {
   signal?: AbortSignal;
   /** How long the merchant may take. Default: ten minutes, the attempt's own life. */
   timeoutMs?: number;
+  /**
+   * After `popup_closed`: the business, should the callback come after all (a callback page that COOP cut from
+   * this one, which read as closed, and spoke only once its script had loaded).
+   */
+  late?: (business: ConnectedBusiness) => void;
 }
 
 /** A prepared attempt: its authorization request, and `open`, to call in the click itself. */
@@ -115,6 +122,8 @@ export function watchPopup(
     let taken = false;
     let closedAt = 0;
     let severed = false;
+    /** `popup_closed` was said: only the channel is heard now, until the time limit. */
+    let closed = false;
     const finish = (settle: () => void) => {
       clearInterval(poll);
       clearTimeout(limit);
@@ -140,6 +149,7 @@ export function watchPopup(
         (business) => {
           reply({ type: 'paykit:connect-done', state, business });
           channel?.close();
+          if (closed) options.late?.(business);
           resolve(business);
         },
         (error: unknown) => {
@@ -160,8 +170,14 @@ export function watchPopup(
       if (!popup.closed || severed) return;
       if (Date.now() - opened < SEVERED_MS) severed = true;
       else if (!closedAt) closedAt = Date.now();
-      // A callback page that COOP cut from this one reads as closed too: it has this long to speak.
-      else if (Date.now() - closedAt >= CLOSED_GRACE_MS) end(new PaykitError('popup_closed', text().connectCancelled));
+      // A callback page that COOP cut from this one reads as closed too: the button is ready again after this
+      // long, and the channel still listens for that page (`late`).
+      else if (Date.now() - closedAt >= CLOSED_GRACE_MS) {
+        closed = true;
+        clearInterval(poll);
+        removeEventListener('message', onMessage);
+        reject(new PaykitError('popup_closed', text().connectCancelled));
+      }
     }, POLL_MS);
     const limit = setTimeout(
       () => end(new PaykitError('timeout', text().connectFailed)),
