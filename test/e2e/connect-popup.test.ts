@@ -34,14 +34,12 @@ const valueOf = (tab: Tab, label: string) =>
   );
 
 const SCOPE = 'business:read payments';
-let demo: RunningDemo;
 let pages: PlatformPages;
 let api: JwtResourceServer;
 let provider: OidcProvider;
 const connected: ConnectedBusiness[] = [];
 
 beforeAll(async () => {
-  demo = await startDemo({ port: 0, sandboxPort: 0 });
   pages = await startPlatformPages();
   api = await startJwtResourceServer((sub) => ({
     id: `biz_${sub}`,
@@ -98,31 +96,35 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([demo?.close(), pages?.close(), api?.close(), provider?.stop()]);
+  await Promise.all([pages?.close(), api?.close(), provider?.stop()]);
 });
-
-/** Everything that went wrong, in the tab and its popup and as reported to the demo and the sandbox (emptied). */
-async function problems(tab: Tab): Promise<string[]> {
-  // Browsers send their reports a moment after the violation.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const reported = [
-    ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
-    ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
-  ];
-  (demo.cspReports as unknown[]).length = 0;
-  demo.sandbox.context.cspReports.length = 0;
-  return [...(await tab.problems()), ...reported];
-}
 
 describe.each(selectedEngines())('in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
+  /** A demo of this engine's own: the merchant connects once in each (the platform counts its connections). */
+  let demo: RunningDemo;
   let browser: EngineBrowser;
   beforeAll(async () => {
+    demo = await startDemo({ port: 0, sandboxPort: 0 });
     browser = await launchEngine(engine);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
+    await demo?.close();
   });
+
+  /** Everything that went wrong, in the tab and its popup and as reported to the demo and the sandbox (emptied). */
+  async function problems(tab: Tab): Promise<string[]> {
+    // Browsers send their reports a moment after the violation.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reported = [
+      ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
+      ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
+    ];
+    (demo.cspReports as unknown[]).length = 0;
+    demo.sandbox.context.cspReports.length = 0;
+    return [...(await tab.problems()), ...reported];
+  }
   // A failed test's tab too: WebKitWebDriver holds one session at a time.
   afterEach(async () => {
     await browser?.closeTabs();
