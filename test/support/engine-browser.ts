@@ -607,17 +607,15 @@ async function launchWebKit(): Promise<EngineBrowser> {
         const methods = Object.fromEntries(
           Object.entries(tab).map(([key, method]) => [key, there(method as () => Promise<unknown>)]),
         ) as unknown as Tab;
+        /** A frame of that window: its methods too switch there and back. */
+        const frameThere = (view: FrameView): FrameView =>
+          Object.fromEntries(
+            Object.entries(view).map(([key, method]) => [key, there(method as () => Promise<unknown>)]),
+          ) as unknown as FrameView;
         return {
           ...methods,
-          frame: there(async () => {
-            const view = await tab.frame();
-            return {
-              click: there(view.click),
-              text: there(view.text),
-              has: there(view.has),
-              run: there(view.run),
-            } as FrameView;
-          }),
+          frame: there(async () => frameThere(await tab.frame())),
+          frameAt: there(async (...path: string[]) => frameThere(await tab.frameAt(...path))),
           close: there(async () => void (await call('DELETE', `${session}/window`))),
           isClosed: async () => !((await call('GET', `${session}/window/handles`)) as string[]).includes(handle),
         };
