@@ -118,6 +118,7 @@ export abstract class BusyButton extends LitElement {
    * @internal
    */
   handleEvent(event: Event): void {
+    // `pageshow` is a PageTransitionEvent; the locale's event has no `persisted` (undefined: nothing to undo).
     if ((event as PageTransitionEvent).persisted) {
       this._busy = false;
       this._error = this._done = undefined;

@@ -32,7 +32,8 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
   if (signal?.aborted) abort();
   const post = call.body !== undefined;
   let response: Response;
-  let body: unknown;
+  // What JSON can be (`response.json()` is typed `any`).
+  let body: Record<string, unknown> | unknown[] | string | number | boolean | null | undefined;
   try {
     response = await (call.fetch ?? fetch)(url, {
       method: post ? 'POST' : 'GET',
@@ -54,13 +55,13 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
     clearTimeout(timer);
     signal?.removeEventListener('abort', abort);
   }
-  const object =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const object = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : undefined;
   if (!response.ok) {
     const code = typeof object?.code === 'string' ? object.code : 'upstream_error';
     // A refused origin is the developer's to fix (the development build says how), not the shopper's to read.
     const message =
       typeof object?.message === 'string' && code !== 'cross_site_request' ? object.message : text().failed;
+    // The backend's code passed on as it came (a newer server may send one this build does not list).
     throw new PaykitError(code as ErrorCode, message, { status: response.status });
   }
   if (!object) throw new PaykitError('upstream_invalid_response', text().failed, { status: response.status });

@@ -57,6 +57,7 @@ export const MESSAGES_CHANGED = 'paykit-messages';
  * The tables, shared by every copy of this module on the page: a locale module loaded beside the script-tag
  * file is a separate copy (`dist/locales/fr.js` imports `dist/messages.js`), and must reach the elements.
  */
+// A global keyed by a registered symbol, which TypeScript cannot type: every copy writes the same shape.
 const tables = ((globalThis as { [key: symbol]: unknown })[Symbol.for('paykit.messages')] ??= { en }) as Record<
   string,
   Messages

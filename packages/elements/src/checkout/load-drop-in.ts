@@ -58,9 +58,13 @@ export function loadDropIn(url: URL): Promise<DropInApi | undefined> {
 
 /** `window.HitPay` when it has the documented functions. */
 function current(): DropInApi | undefined {
+  // The global the drop-in's script sets, typed here only: a `declare global` would reach the package's users.
   const api = (globalThis as { HitPay?: Partial<DropInApi> }).HitPay;
-  return typeof api?.init === 'function' && typeof api.toggle === 'function' ? (api as DropInApi) : undefined;
+  return isDropInApi(api) ? api : undefined;
 }
+
+const isDropInApi = (api: Partial<DropInApi> | undefined): api is DropInApi =>
+  typeof api?.init === 'function' && typeof api.toggle === 'function';
 
 function inject(url: URL): Promise<DropInApi | undefined> {
   return new Promise((resolve) => {
@@ -100,6 +104,7 @@ const chosen = new Set<string>();
  * throws if the page also enforces them).
  */
 function scriptUrl(href: string): string {
+  // Trusted Types are not in TypeScript's DOM library: the part of them used here.
   const factory = (
     globalThis as { trustedTypes?: { createPolicy(name: string, rules: ScriptUrlPolicy): ScriptUrlPolicy } }
   ).trustedTypes;

@@ -17,6 +17,7 @@ const keyOf = (options: StartCheckoutOptions) => `paykit:drop-in:${JSON.stringif
  */
 export function pendingCheckout(options: StartCheckoutOptions): CheckoutStarted | undefined {
   try {
+    // This module's own entry, as it wrote it (what the page trusts is checked next: the id and the URL).
     const kept = JSON.parse(sessionStorage.getItem(keyOf(options))!) as CheckoutStarted | null;
     if (kept && typeof kept.id === 'string' && parseAllowedUrl(kept.url, options.checkoutOrigins)) return kept;
   } catch {

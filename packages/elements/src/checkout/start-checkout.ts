@@ -54,7 +54,8 @@ export async function startCheckout(options: StartCheckoutOptions & { dropIn: Dr
 export async function startCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted>;
 export async function startCheckout(options: StartCheckoutOptions): Promise<CheckoutStarted> {
   return wantsDropIn(options.dropIn)
-    ? // The drop-in's code is fetched only by a page that opens it.
+    ? // The drop-in's code is fetched only by a page that opens it. wantsDropIn narrowed `options.dropIn`, which
+      // TypeScript does not carry over to `options`.
       (await import('./drop-in.js')).checkoutInPlace(options as StartCheckoutOptions & { dropIn: DropInScript })
     : createCheckout(options);
 }

@@ -112,6 +112,7 @@ export function prune(storage: Storage, now: number): void {
 /** The entry under `key`: `null` when there is none (JSON.parse reads a missing item's `null` as null). */
 export function read(storage: Storage, key: string): Stored | null | undefined {
   try {
+    // This module's own entries (the origin's storage; prune and the TTL read createdAt only).
     return JSON.parse(storage.getItem(key)!) as Stored | null;
   } catch {
     return undefined;

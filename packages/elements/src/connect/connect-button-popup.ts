@@ -106,6 +106,7 @@ export async function connectInPopup(button: PaykitConnectButton, popup: Window 
       ),
     };
   } catch (error) {
+    // watchPopup rejects with PaykitErrors only (another error has no `code`, and is thrown on below).
     const code = (error as PaykitError).code;
     if (code === 'popup_closed') {
       button.focus();
@@ -113,6 +114,7 @@ export async function connectInPopup(button: PaykitConnectButton, popup: Window 
     }
     if (code !== 'access_denied') throw error;
     button.show(text(button).connectCancelled);
+    // An access_denied carries the server's error_description (a string, or none) as its cause.
     return { description: (error as PaykitError).cause as string | undefined };
   }
 }

@@ -27,6 +27,7 @@ export async function discoverAuthorizationEndpoint(issuer: string, fetchImpl?: 
     // credentials or custom headers: no CORS preflight, no cookies to the server.
     metadata = await read(`/.well-known/oauth-authorization-server${path}`);
   } catch (error) {
+    // callBackend rejects with PaykitErrors only (no signal is passed here).
     if ((error as PaykitError).status !== 404) throw error;
     // OpenID Connect Discovery appends its own to the issuer.
     metadata = await read(`${path}/.well-known/openid-configuration`);

@@ -22,7 +22,7 @@ export const DONE_MS = 30_000;
  * rejects with the opener's error.
  */
 export function handOffCallback(url: URL, state: string): Promise<ConnectedBusiness | undefined> {
-  const opener = window.opener as Window | null;
+  const opener: Window | null = window.opener;
   const channel = popupChannel();
   const callback: PopupMessage = { type: 'paykit:connect-callback', state, search: url.search };
   return new Promise((resolve, reject) => {
@@ -43,7 +43,8 @@ export function handOffCallback(url: URL, state: string): Promise<ConnectedBusin
       finish(() =>
         done.business
           ? resolve(done.business)
-          : reject(new PaykitError((done.error?.code ?? 'upstream_error') as ErrorCode, done.error?.message ?? '')),
+          : // The opener's error as the opener made it: a PaykitError's detail, whose code is an ErrorCode.
+            reject(new PaykitError((done.error?.code ?? 'upstream_error') as ErrorCode, done.error?.message ?? '')),
       );
       // The merchant is back on the page that opened the popup, which shows the outcome.
       window.close();

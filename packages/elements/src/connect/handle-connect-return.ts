@@ -101,7 +101,7 @@ async function exchange(
   // the popup holds the attempt and the merchant's place, and exchanges the code. If no page takes it, it is
   // handled here, as a redirect's.
   const kept = own ? peekAttempt(state) : undefined;
-  if (own && (kept ? (kept as ConnectAttempt).popup === true : window.opener !== null)) {
+  if (own && (kept ? 'popup' in kept && kept.popup === true : window.opener !== null)) {
     const business = await handOffCallback(url, state);
     if (business) return business;
   }
@@ -134,6 +134,7 @@ async function exchange(
     // The two refusals a person can act on get this page's words (and language), not the backend's.
     throw LOCAL_WORDS.test(failure.code) ? new PaykitError(failure.code, text().connectFailed) : failure;
   });
+  // The backend's answer, read defensively: only a business with a name goes on.
   const business = (answer as Partial<OAuthCallbackAnswer>).business;
   if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().failed);
   // Connected: "Connect again" has nothing left to offer, and the request's parameters need not stay around.
@@ -166,8 +167,9 @@ export function consumeAttempt(given: Storage | undefined, state: string, now = 
 function again(code: 'state_unknown' | 'state_expired'): ConnectAgainError {
   const error: ConnectAgainError = new PaykitError(code, text().connectFailed);
   tryStorage(() => {
+    // Only an authorization request this origin's own button made can be there (beginAttempt's `[url, local]`);
+    // still checked as any URL is.
     const [href, local] = JSON.parse(localStorage.getItem(LATEST)!) as [string, boolean];
-    // Only an authorization request this origin's own button made can be there; still checked as any URL is.
     const url = parseWebUrl(href);
     if (url)
       error.connectAgain = async () => {

@@ -32,6 +32,8 @@ export function popupMessage<T extends PopupMessage['type']>(
   type: T,
   state?: string,
 ): Extract<PopupMessage, { type: T }> | undefined {
+  // A message of this origin (the callers check it), maybe of another type or attempt: both are checked here, the
+  // rest is as this origin's own code posted it.
   const message = data as Partial<PopupMessage> | null;
   return message?.type === type && typeof message.state === 'string' && (state === undefined || message.state === state)
     ? (message as Extract<PopupMessage, { type: T }>)

@@ -25,8 +25,8 @@ function say(level: 'warn' | 'error', element: Element, words: string): void {
 
 const quoted = (value: unknown) => (value === undefined || value === null ? 'nothing' : JSON.stringify(value));
 
-function words(value: string | undefined): string[] {
-  return (value ?? '').split(/\s+/).filter(Boolean);
+function words(value: unknown): string[] {
+  return (typeof value === 'string' ? value : '').split(/\s+/).filter(Boolean);
 }
 
 function payButton(element: PayButtonConfig): void {
@@ -167,10 +167,12 @@ function popupBlocked(element: ConnectButtonConfig): void {
 const SANDBOX_ADVICE =
   'sandbox="allow-scripts allow-same-origin allow-forms allow-top-navigation-by-user-activation allow-popups allow-popups-to-escape-sandbox"';
 
+const isPayButton = (element: HTMLElement): element is PayButtonConfig => element.localName === 'paykit-pay-button';
+
 function framed(element: HTMLElement): void {
   if (top === self) return;
   const allowed = topAllowed();
-  const pay = element.localName === 'paykit-pay-button';
+  const pay = isPayButton(element);
   const page = pay ? 'the checkout' : 'the authorization page';
   const how =
     allowed === false
@@ -190,7 +192,7 @@ function framed(element: HTMLElement): void {
     how +
       `${SANDBOX_ADVICE} (allow-top-navigation-by-user-activation lets only a click move the top window, and only ` +
       'while the click is recent: keep the backend fast).' +
-      (pay && ((element as PayButtonConfig).dropIn === '' || (element as PayButtonConfig).dropIn)
+      (pay && (element.dropIn === '' || element.dropIn)
         ? ' Its drop-in is not used in a frame (the overlay would be confined to the frame): the checkout page opens instead.'
         : '') +
       (pay
@@ -294,6 +296,7 @@ const CALLBACK_REFUSALS: { readonly [code: string]: string } = {
 function likelyCause(): string {
   let latest: [string, boolean] | null = null;
   try {
+    // connect-attempts' own entry, `[url, local]`.
     latest = JSON.parse(localStorage.getItem(LATEST)!) as [string, boolean] | null;
   } catch {
     // No localStorage: nothing is known.
@@ -319,9 +322,10 @@ function failure(element: HTMLElement, error: unknown): void {
   if (!(error instanceof PaykitError)) return;
   const refusal = element.localName === 'paykit-return' ? CALLBACK_REFUSALS[error.code] : undefined;
   if (refusal && error.status === undefined) {
-    const again = (error as { connectAgain?: unknown }).connectAgain
-      ? 'The page offers "Connect again", which starts the latest connection of this origin again.'
-      : 'The page asks to connect again.';
+    const again =
+      'connectAgain' in error && error.connectAgain
+        ? 'The page offers "Connect again", which starts the latest connection of this origin again.'
+        : 'The page asks to connect again.';
     say(
       'warn',
       element,
@@ -339,7 +343,7 @@ function failure(element: HTMLElement, error: unknown): void {
     );
     return;
   }
-  const endpoint = (element as { endpoint?: string }).endpoint;
+  const endpoint = 'endpoint' in element && typeof element.endpoint === 'string' ? element.endpoint : '';
   const handler = endpoint ? new URL(endpoint, location.href).href : 'the handler';
   const page = location.origin;
   if (error.code === 'cross_site_request')
@@ -381,7 +385,7 @@ function failure(element: HTMLElement, error: unknown): void {
         ? `: the backend sent a checkout URL on ${received.origin}, which is not in checkout-origins ` +
             `(${quoted(element.checkoutOrigins)}), so the shopper stays here and that payment request stays ` +
             `pending. If ${received.origin} is the payment service's checkout, add it: ` +
-            `checkout-origins="${[...words(element.checkoutOrigins as string), received.origin].join(' ')}".`
+            `checkout-origins="${[...words(element.checkoutOrigins), received.origin].join(' ')}".`
         : `: the backend sent a checkout URL that is not https (${quoted(error.cause)}); it was refused.`,
     );
   } else if ((error.status === 404 || error.status === 405) && error.code !== 'not_found')

@@ -25,7 +25,7 @@ const EN: FramedMessages = {
 export const PRESS_AGAIN_MS = 60_000;
 
 /** The blank tab a click opened, until the backend's answer sends it somewhere (or the click fails). */
-const opened = new WeakMap<BusyButton, Window>();
+const opened = new WeakMap<EventTarget, Window>();
 
 /** The page a refused navigation left for the next click: for the button's settings of then, until `until`. */
 const left = new WeakMap<BusyButton, { url: string; settings: string; until: number }>();
@@ -34,16 +34,17 @@ const left = new WeakMap<BusyButton, { url: string; settings: string; until: num
  * Buttons whose click found that neither the top nor a tab can be reached, even from a click: the click's end
  * says so (the button shows the error and fires `paykit-error`).
  */
-const doomed = new WeakSet<BusyButton>();
+const doomed = new WeakSet<EventTarget>();
 
 function words(button: BusyButton): FramedMessages {
+  // A locale table may carry these words beside its Messages (none of them in English's table).
   return { ...EN, ...(text(button) as Partial<FramedMessages>) };
 }
 
 /** What the button would ask the backend for: a change (a quantity, another product) voids a page left. */
 function settingsOf(button: BusyButton): string {
   return JSON.stringify([
-    (button as { choice?: unknown }).choice,
+    'choice' in button ? button.choice : undefined,
     Array.from(button.attributes, (attribute) => [attribute.name, attribute.value]),
   ]);
 }
@@ -112,7 +113,7 @@ export function go(button: BusyButton, url: string, Failure: typeof PaykitError)
 }
 
 /** The click of `button` is over: its blank tab, if it opened one, is handed over (and forgotten here). */
-function end(button: BusyButton): Window | undefined {
+function end(button: EventTarget): Window | undefined {
   const tab = opened.get(button);
   opened.delete(button);
   return tab;
@@ -130,7 +131,15 @@ function clicked(event: Event): BusyButton | undefined {
     .slice(0, at)
     .find((node): node is HTMLButtonElement => node instanceof HTMLButtonElement && node.part.contains('button'));
   // Busy: the button ignores the click (one click, one action).
+  // path[at] is the node findIndex checked just above.
   return inner && inner.getAttribute('aria-busy') !== 'true' ? (path[at] as BusyButton) : undefined;
+}
+
+/** The click of the event's button is over without a navigation: its blank tab, if any, closes. */
+function abandon({ target }: Event): void {
+  if (!target) return;
+  end(target)?.close();
+  doomed.delete(target);
 }
 
 /** On the window, in the capture phase: before the button's own handler, and in the click itself. */
@@ -147,7 +156,7 @@ function listen(): void {
         // backend is not asked again. When even this click cannot, the button's click ends with the error.
         if (leave(button, page.url)) event.stopImmediatePropagation();
         else doomed.add(button);
-      } else if (topAllowed() === false && !(button as { popup?: boolean }).popup) {
+      } else if (topAllowed() === false && !('popup' in button && button.popup)) {
         // Opened now, in the click (a popup connect button opens its own window in it).
         const tab = openTab();
         if (tab) opened.set(button, tab);
@@ -158,24 +167,14 @@ function listen(): void {
   );
 
   // A click that failed: its blank tab closes.
-  addEventListener(
-    'paykit-error',
-    (event) => {
-      end(event.target as BusyButton)?.close();
-      doomed.delete(event.target as BusyButton);
-    },
-    true,
-  );
+  addEventListener('paykit-error', abandon, true);
   // A click whose navigation a listener cancelled (an SPA that goes there itself), once every listener has run.
   for (const type of ['paykit-checkout', 'paykit-connect'])
     addEventListener(
       type,
       (event) =>
         queueMicrotask(() => {
-          if (event.defaultPrevented) {
-            end(event.target as BusyButton)?.close();
-            doomed.delete(event.target as BusyButton);
-          }
+          if (event.defaultPrevented) abandon(event);
         }),
       true,
     );

@@ -3,15 +3,9 @@
  * `<ConnectButton>`: `<paykit-connect-button>` for React, with its events as typed props. Importing this file
  * defines the element.
  */
-import { createComponent, type EventName } from '@lit/react';
+import { createComponent } from '@lit/react';
 import React from 'react';
-import type {
-  PaykitCancelEvent,
-  PaykitConnectDeniedEvent,
-  PaykitConnectedEvent,
-  PaykitConnectEvent,
-  PaykitErrorEvent,
-} from '../events.js';
+import { eventProps } from './event-props.js';
 import { PaykitConnectButton } from '../connect/define.js';
 
 /**
@@ -24,11 +18,11 @@ export const ConnectButton = createComponent({
   elementClass: PaykitConnectButton,
   react: React,
   displayName: 'ConnectButton',
-  events: {
-    onPaykitConnect: 'paykit-connect' as EventName<PaykitConnectEvent>,
-    onPaykitError: 'paykit-error' as EventName<PaykitErrorEvent>,
-    onPaykitConnected: 'paykit-connected' as EventName<PaykitConnectedEvent>,
-    onPaykitConnectDenied: 'paykit-connect-denied' as EventName<PaykitConnectDeniedEvent>,
-    onPaykitCancel: 'paykit-cancel' as EventName<PaykitCancelEvent>,
-  },
+  events: eventProps({
+    onPaykitConnect: 'paykit-connect',
+    onPaykitError: 'paykit-error',
+    onPaykitConnected: 'paykit-connected',
+    onPaykitConnectDenied: 'paykit-connect-denied',
+    onPaykitCancel: 'paykit-cancel',
+  }),
 });

@@ -11,15 +11,9 @@
  * </PayButton>
  * ```
  */
-import { createComponent, type EventName } from '@lit/react';
+import { createComponent } from '@lit/react';
 import React from 'react';
-import type {
-  PaykitCancelEvent,
-  PaykitCheckoutEvent,
-  PaykitErrorEvent,
-  PaykitPaymentCompletedEvent,
-  PaykitPaymentFailedEvent,
-} from '../events.js';
+import { eventProps } from './event-props.js';
 import { PaykitPayButton } from '../pay-button/define.js';
 
 const Component = createComponent({
@@ -27,14 +21,14 @@ const Component = createComponent({
   elementClass: PaykitPayButton,
   react: React,
   displayName: 'PayButton',
-  events: {
-    onPaykitCheckout: 'paykit-checkout' as EventName<PaykitCheckoutEvent>,
-    onPaykitError: 'paykit-error' as EventName<PaykitErrorEvent>,
+  events: eventProps({
+    onPaykitCheckout: 'paykit-checkout',
+    onPaykitError: 'paykit-error',
     // With `dropIn`: the overlay closed, or (without `returnUrl`) the payment made in it, confirmed.
-    onPaykitCancel: 'paykit-cancel' as EventName<PaykitCancelEvent>,
-    onPaykitPaymentCompleted: 'paykit-payment-completed' as EventName<PaykitPaymentCompletedEvent>,
-    onPaykitPaymentFailed: 'paykit-payment-failed' as EventName<PaykitPaymentFailedEvent>,
-  },
+    onPaykitCancel: 'paykit-cancel',
+    onPaykitPaymentCompleted: 'paykit-payment-completed',
+    onPaykitPaymentFailed: 'paykit-payment-failed',
+  }),
 });
 
 /**
@@ -43,6 +37,7 @@ const Component = createComponent({
  * `onPaykitPaymentFailed`.
  * `checkoutOrigins` is required (`@lit/react` makes every property optional; without it a click sends nothing).
  */
+// `@lit/react` makes every property optional; the cast only makes `checkoutOrigins` required again.
 export const PayButton = Component as React.ForwardRefExoticComponent<
   React.ComponentProps<typeof Component> & { checkoutOrigins: string }
 >;

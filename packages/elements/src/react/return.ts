@@ -3,15 +3,9 @@
  * `<PaykitReturn>`: `<paykit-return>` for React, with its events as typed props. Importing this file defines the
  * element.
  */
-import { createComponent, type EventName } from '@lit/react';
+import { createComponent } from '@lit/react';
 import React from 'react';
-import type {
-  PaykitConnectDeniedEvent,
-  PaykitConnectedEvent,
-  PaykitErrorEvent,
-  PaykitPaymentCompletedEvent,
-  PaykitPaymentFailedEvent,
-} from '../events.js';
+import { eventProps } from './event-props.js';
 import { PaykitReturn as PaykitReturnElement } from '../return/define.js';
 
 /** `<paykit-return>` as a React component: properties as props, one `onPaykit…` prop per event it fires. */
@@ -20,11 +14,11 @@ export const PaykitReturn = createComponent({
   elementClass: PaykitReturnElement,
   react: React,
   displayName: 'PaykitReturn',
-  events: {
-    onPaykitPaymentCompleted: 'paykit-payment-completed' as EventName<PaykitPaymentCompletedEvent>,
-    onPaykitPaymentFailed: 'paykit-payment-failed' as EventName<PaykitPaymentFailedEvent>,
-    onPaykitConnected: 'paykit-connected' as EventName<PaykitConnectedEvent>,
-    onPaykitConnectDenied: 'paykit-connect-denied' as EventName<PaykitConnectDeniedEvent>,
-    onPaykitError: 'paykit-error' as EventName<PaykitErrorEvent>,
-  },
+  events: eventProps({
+    onPaykitPaymentCompleted: 'paykit-payment-completed',
+    onPaykitPaymentFailed: 'paykit-payment-failed',
+    onPaykitConnected: 'paykit-connected',
+    onPaykitConnectDenied: 'paykit-connect-denied',
+    onPaykitError: 'paykit-error',
+  }),
 });

@@ -129,7 +129,8 @@ export class PaykitReturn extends LitElement {
   }
 
   override render() {
-    const words = text(this) as unknown as Record<string, string>;
+    // A message is a key of the table, or the words themselves (the backend's, a business's name).
+    const words: Messages & Readonly<Record<string, string | undefined>> = text(this);
     const payment = this._payment;
     const state = this._state;
     // "Try again" goes back to the shop: `retry-url`, else the page that started the checkout in this tab, else the
@@ -192,6 +193,7 @@ export class PaykitReturn extends LitElement {
       const state = status.status;
       if (state === 'completed') this._show(state, state, new PaykitPaymentCompletedEvent(status));
       else if (FINAL_STATUSES.has(state))
+        // FINAL_STATUSES holds three of the element's states.
         this._show(state as State, state === 'failed' ? 'failedPayment' : state, new PaykitPaymentFailedEvent(status));
       else if (left) this._show('canceled', 'notCompleted');
       else this._stalled = true;
@@ -206,11 +208,12 @@ export class PaykitReturn extends LitElement {
         this._show(
           'canceled',
           failure.message,
-          // handleConnectReturn keeps the server's description of a denial as the error's cause.
+          // handleConnectReturn's PaykitError keeps the server's description of a denial (a string, or none) as its cause.
           new PaykitConnectDeniedEvent({ description: (error as PaykitError).cause as string | undefined }),
         );
       else {
-        // state_unknown or state_expired, when this browser knows the origin's latest authorization request.
+        // state_unknown or state_expired (handleConnectReturn's ConnectAgainError), when this browser knows the
+        // origin's latest authorization request.
         this._again = (error as ConnectAgainError).connectAgain;
         this._show('error', failure.message, new PaykitErrorEvent(failure));
       }
@@ -221,6 +224,7 @@ export class PaykitReturn extends LitElement {
 /** The page that started this tab's latest checkout (start-checkout.ts keeps it), if the browser allows storage. */
 function startedFrom(): string | undefined {
   try {
+    // Storage's index is typed `any`: a string where start-checkout set it.
     return sessionStorage[STARTED_FROM] as string | undefined;
   } catch {
     return undefined;
