@@ -14,7 +14,8 @@ export type FormFields = Record<string, string | string[]>;
  * and `prototype`.
  */
 export function decodeForm(params: URLSearchParams): FormFields {
-  const fields: FormFields = Object.create(null) as FormFields;
+  // No prototype: a key such as `toString` is a field like any other (Object.create is typed `any`).
+  const fields: FormFields = Object.create(null);
   for (const [rawKey, value] of params) {
     const isArray = rawKey.endsWith('[]');
     const key = isArray ? rawKey.slice(0, -2) : rawKey;
@@ -47,6 +48,7 @@ export function encodeForm(body: Readonly<Record<string, unknown>>): URLSearchPa
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
+      // Array.isArray types the items `any`; they are unknown until `scalar` checks each.
       for (const item of value as unknown[]) params.append(`${key}[]`, scalar(`${key}[]`, item));
     } else if (isPlainObject(value)) {
       for (const [inner, item] of Object.entries(value)) {
@@ -61,7 +63,7 @@ export function encodeForm(body: Readonly<Record<string, unknown>>): URLSearchPa
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 

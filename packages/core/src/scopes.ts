@@ -47,8 +47,12 @@ export function isScope(value: string): value is Scope {
  */
 export function parseScopeList(text: string): { ok: true; scopes: Scope[] } | { ok: false; unknown: string } {
   const names = text.split(' ').filter((name) => name.length > 0);
-  for (const name of names) if (!isScope(name)) return { ok: false, unknown: name };
-  return { ok: true, scopes: [...new Set(names as Scope[])] };
+  const scopes: Scope[] = [];
+  for (const name of names) {
+    if (!isScope(name)) return { ok: false, unknown: name };
+    scopes.push(name);
+  }
+  return { ok: true, scopes: [...new Set(scopes)] };
 }
 
 /** True when the granted scopes include `required`, directly or through its family (`payments` covers `payments:read`). */
@@ -73,6 +77,7 @@ type ScopeOf<K extends Operation> = Routes[K]['scope'] extends 'any-token' ? nul
  * will do (`GET /v1/info`). Read from the operation table's `scope` column (`operations/routes.ts`), where the
  * choices the spec leaves open are written; operations no scope grants (transfers) are not here.
  */
+// Object.fromEntries types its keys as strings: the mapped type is what the entries are, row by row.
 export const OPERATION_SCOPES = Object.fromEntries(
   OPERATION_IDS.flatMap((id) => {
     const scope: OperationScope = OPERATION_ROUTES[id].scope;

@@ -36,6 +36,7 @@ export type OperationRow<K extends OperationId = OperationId> = { readonly id: K
   (typeof OPERATION_PAYLOADS)[K];
 
 /** Every operation's row, by id. */
+// Object.fromEntries types its keys as strings: the mapped type is what the entries are, row by row.
 export const operations = Object.fromEntries(
   OPERATION_IDS.map((id) => [id, { id, ...OPERATION_ROUTES[id], ...OPERATION_PAYLOADS[id] }]),
 ) as { readonly [K in OperationId]: OperationRow<K> };

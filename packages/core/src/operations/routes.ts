@@ -207,4 +207,5 @@ export const OAUTH_TOKEN_PATH = '/v1/open/oauth/token';
 export type OperationId = keyof typeof OPERATION_ROUTES;
 
 /** Every operation id, in the table's order. */
+// Object.keys types its keys as strings; the table is a literal, so its keys are the ids.
 export const OPERATION_IDS = Object.keys(OPERATION_ROUTES) as OperationId[];

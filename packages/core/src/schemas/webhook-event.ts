@@ -13,6 +13,7 @@
  */
 import * as z from 'zod';
 import { id, webUrl } from './fields.js';
+import { isOneOf } from '../one-of.js';
 
 /** The kinds of object an event webhook carries (`Hitpay-Event-Object`). */
 export const webhookEventObjects = ['charge', 'payment_request', 'payout', 'invoice', 'order', 'transfer'] as const;
@@ -60,12 +61,13 @@ export const WEBHOOK_USER_AGENT = 'HitPay v2.0';
 
 /** True when `value` names an event of {@link webhookEventTypes}. */
 export function isWebhookEventType(value: string): value is WebhookEventType {
-  return (webhookEventTypes as readonly string[]).includes(value);
+  return isOneOf(webhookEventTypes, value);
 }
 
 /** The object an event is about and its verb: `charge.created` is `{ object: 'charge', verb: 'created' }`. */
 export function splitWebhookEventType(type: WebhookEventType): { object: WebhookEventObject; verb: string } {
   const dot = type.lastIndexOf('.');
+  // An event type is `<object>.<verb>`: what stands before the last dot is one of the objects.
   return { object: type.slice(0, dot) as WebhookEventObject, verb: type.slice(dot + 1) };
 }
 
