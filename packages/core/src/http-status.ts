@@ -11,7 +11,10 @@ import type { ErrorCode } from './errors.js';
  * without choosing its status here. Codes that only the browser raises (`state_*`, `unsafe_url`,
  * `access_denied`, `popup_*`, `navigation_blocked`) never become an answer today; they have the status they would mean if one did.
  */
-const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+/** The statuses paykit answers errors with: literal numbers, which typed routers (Hono's) take as they are. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
+
+const STATUS_BY_CODE: Readonly<Record<ErrorCode, ErrorStatus>> = {
   validation_failed: 422,
   invalid_json: 400,
   invalid_body: 400,
@@ -66,6 +69,6 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
  * }
  * ```
  */
-export function httpStatusOf(code: ErrorCode): number {
+export function httpStatusOf(code: ErrorCode): ErrorStatus {
   return STATUS_BY_CODE[code];
 }

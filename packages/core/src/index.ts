@@ -7,6 +7,7 @@
  */
 export * from './browser.js';
 export * from './form.js';
+export * from './json-object.js';
 export * from './one-of.js';
 export * from './validation.js';
 export * from './http-status.js';
