@@ -23,6 +23,7 @@ import { atCallSite } from './handler/create-handler.js';
 export function requiredEnv(name: string, hint?: string): string {
   let value: string | undefined;
   try {
+    // Typed optional: the handler runs where there is no `process` (Deno without its Node globals, workers).
     value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
   } catch {
     // A runtime that refuses to read its environment (Deno without --allow-env): reported as missing below.

@@ -11,6 +11,7 @@ import { PaykitError } from '@paykit/core';
  * @see https://developers.cloudflare.com/workers/runtime-apis/web-standards/#navigatoruseragent
  */
 export function isCloudflareWorkers(): boolean {
+  // Typed optional: Node before 21 has no `navigator`.
   const holder = globalThis as { navigator?: { userAgent?: unknown } };
   return holder.navigator?.userAgent === 'Cloudflare-Workers';
 }

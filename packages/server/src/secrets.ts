@@ -18,6 +18,7 @@ const MIN_LENGTH = 8;
 const REGISTRY = Symbol.for('paykit.server.secrets');
 
 function registry(): Set<string> {
+  // One registry per process, shared by every copy of this module (a global keyed by a registered symbol).
   const holder = globalThis as { [REGISTRY]?: Set<string> };
   return (holder[REGISTRY] ??= new Set());
 }

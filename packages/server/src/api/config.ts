@@ -105,21 +105,22 @@ export function resolveApiConfig(config: ApiConfig): ResolvedApiConfig {
     );
   const baseUrl = parseWebUrl(config.apiBaseUrl);
   if (!baseUrl) throw invalid('apiBaseUrl', 'must be an https URL (http only for localhost)');
-  if (config.apiKey === undefined && config.auth === undefined)
+  if (config.apiKey !== undefined && config.auth !== undefined) throw invalid('apiKey', 'give either apiKey or auth');
+  if (config.apiKey !== undefined && (typeof config.apiKey !== 'string' || config.apiKey.length === 0)) {
+    throw invalid('apiKey', 'must be a non-empty string (is the environment variable it is read from empty?)');
+  }
+  const auth = config.auth ?? (config.apiKey === undefined ? undefined : apiKeyAuth(config.apiKey));
+  if (!auth)
     throw invalid(
       'apiKey',
       "is missing: give the business's API key (such as process.env.PAYMENTS_API_KEY; is that variable set " +
         'where this server starts?), or auth for other credentials',
     );
-  if (config.apiKey !== undefined && config.auth !== undefined) throw invalid('apiKey', 'give either apiKey or auth');
-  if (config.apiKey !== undefined && (typeof config.apiKey !== 'string' || config.apiKey.length === 0)) {
-    throw invalid('apiKey', 'must be a non-empty string (is the environment variable it is read from empty?)');
-  }
   const timeoutMs = config.timeoutMs ?? 10_000;
   if (!(timeoutMs > 0)) throw invalid('timeoutMs', 'must be a positive number of milliseconds');
   return {
     baseUrl,
-    auth: config.auth ?? apiKeyAuth(config.apiKey as string),
+    auth,
     platformKey: config.platformKey,
     timeoutMs,
     retry: { attempts: 3, baseDelayMs: 200, budgetMs: 5_000, ...config.retry },

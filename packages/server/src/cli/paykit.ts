@@ -26,6 +26,7 @@ const USAGE =
 /** A duration before now (`90m`, `2h`, `1d`) or a date, as ms since the epoch. */
 function parseWhen(text: string, now = Date.now()): number | undefined {
   const ago = /^(\d+)(m|h|d)$/.exec(text.trim());
+  // The pattern's second group is one of the three units.
   if (ago) return now - Number(ago[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[ago[2] as 'm' | 'h' | 'd'];
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : at;
@@ -95,20 +96,22 @@ async function main(argv: readonly string[]): Promise<number> {
   return report.complete && report.hookFailures === 0 ? 0 : 2;
 }
 
+/** A handler made by createPaykitHandler: a function with `reconcile`. */
+const isHandler = (value: unknown): value is PaykitHandler =>
+  typeof value === 'function' && 'reconcile' in value && typeof value.reconcile === 'function';
+
 /** The handler the module exports (`--export`, else `default`, else `paykit`), or what is wrong, in words. */
 async function loadHandler(path: string, name: string | undefined): Promise<PaykitHandler | string> {
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+    module = await import(pathToFileURL(resolve(path)).href);
   } catch (error) {
     return `--handler ${path} could not be imported: ${error instanceof Error ? error.message : String(error)}`;
   }
   const names = name === undefined ? ['default', 'paykit'] : [name];
   for (const each of names) {
     const value = module[each];
-    if (typeof value === 'function' && typeof (value as Partial<PaykitHandler>).reconcile === 'function') {
-      return value as PaykitHandler;
-    }
+    if (isHandler(value)) return value;
   }
   return (
     `--handler ${path} exports no paykit handler as ${names.map((n) => `"${n}"`).join(' or ')}: export the ` +

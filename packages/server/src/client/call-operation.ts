@@ -23,7 +23,8 @@ export interface OperationArgs {
 interface CallableRow {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
-  request: z.ZodType | undefined;
+  /** An object's schema (every request body is a JSON object). */
+  request: z.ZodType<Record<string, unknown>> | undefined;
   response: z.ZodType;
   subject?: string;
   encoding?: 'json';
@@ -41,10 +42,8 @@ export async function callOperation<K extends OperationId>(
   options?: CallOptions,
 ): Promise<OperationOutput<K>> {
   const row: CallableRow = operations[op];
-  const body =
-    row.request === undefined
-      ? undefined
-      : (parseOrThrow(row.request, args.body, row.subject) as Record<string, unknown>);
+  const body = row.request === undefined ? undefined : parseOrThrow(row.request, args.body, row.subject);
+  // The answer is parsed by row K's response schema, which the plain row view cannot say (generic K).
   return callApi(
     config,
     {

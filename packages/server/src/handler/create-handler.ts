@@ -101,6 +101,7 @@ export function createPaykitHandler(options: PaykitHandlerOptions): PaykitHandle
  */
 export function atCallSite(error: unknown, api: (...args: never[]) => unknown): unknown {
   if (!(error instanceof PaykitError) || error.code !== 'validation_failed') return error;
+  // V8's (Node, Deno, Bun, workerd); typed optional, since the handler runs on any runtime.
   const capture = (Error as { captureStackTrace?: (target: object, fn: unknown) => void }).captureStackTrace;
   if (!capture) return error;
   const limit = Error.stackTraceLimit;

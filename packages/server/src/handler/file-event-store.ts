@@ -64,7 +64,7 @@ export class FileEventStore implements EventStore {
     try {
       text = await readFile(this.#path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return new Set();
       throw error;
     }
     const lines = text.split('\n').filter((line) => line.length > 0);

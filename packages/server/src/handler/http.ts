@@ -1,7 +1,7 @@
 /**
  * Small pieces of HTTP shared by the handler's routes: JSON answers and size- and time-limited bodies.
  */
-import { PaykitError } from '@paykit/core';
+import { isJsonObject, PaykitError } from '@paykit/core';
 
 /** Headers on every answer of the handler: JSON, never cached, never sniffed. */
 const BASE_HEADERS = {
@@ -80,10 +80,10 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   } catch (error) {
     throw new PaykitError('invalid_json', 'The body is not well-formed JSON', { status: 400, cause: error });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isJsonObject(value)) {
     throw new PaykitError('invalid_json', 'The body must be a JSON object', { status: 400 });
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /** Requests whose body is not the bytes the client sent but a rebuilt copy: see {@link markBodyRebuilt}. */

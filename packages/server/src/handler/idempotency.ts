@@ -88,6 +88,7 @@ export async function runIdempotently<T>(input: {
     if (claim.fingerprint !== fingerprint) {
       throw new PaykitError('conflict', 'This Idempotency-Key was already used for a different request');
     }
+    // The outcome stored for this key and this fingerprint: the same request's, so a T.
     if (claim.status === 'completed') return claim.result as T;
     if (Date.now() >= deadline) {
       throw new PaykitError('conflict', 'A request with this Idempotency-Key is still being processed; try again', {

@@ -69,7 +69,7 @@ function isUnavailableState(state: string): boolean {
 
 /** True when `error` is the server's own answer that it gave up in time (so the server is there, and answers). */
 export function isServerTimeout(error: unknown): boolean {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
   return typeof code === 'string' && SERVER_TIMEOUT_STATES.has(code);
 }
 
@@ -118,7 +118,7 @@ export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof StoreDeadlineError) return true;
   if (error instanceof AggregateError && error.errors.some(isUnavailable)) return true;
-  const code = (error as { code?: unknown }).code;
+  const code = 'code' in error ? error.code : undefined;
   if (typeof code === 'string') {
     if (CONNECTION_CODES.has(code)) return true;
     // PgBouncer refusing a startup parameter it does not know (the stores send their time limits as such): a

@@ -20,14 +20,15 @@ import {
 import type * as z from 'zod';
 
 /** Each kind's schema: a signed body must parse as the kind its `Hitpay-Event-Object` names. */
-export const OBJECT_SCHEMAS: Readonly<Record<WebhookEventObject, z.ZodType>> = {
-  charge: chargeSchema,
-  payment_request: paymentRequestSchema,
-  payout: payoutSchema,
-  invoice: invoiceSchema,
-  order: orderSchema,
-  transfer: transferSchema,
-};
+export const OBJECT_SCHEMAS: Readonly<Record<WebhookEventObject, z.ZodType<{ id: string } & Record<string, unknown>>>> =
+  {
+    charge: chargeSchema,
+    payment_request: paymentRequestSchema,
+    payout: payoutSchema,
+    invoice: invoiceSchema,
+    order: orderSchema,
+    transfer: transferSchema,
+  };
 
 /** The rule of one event. */
 interface EventRule {

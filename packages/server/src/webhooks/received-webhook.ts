@@ -166,13 +166,13 @@ export function claimOf(received: ReceivedWebhook): WebhookClaim {
   }
   const data = parseOrThrow(OBJECT_SCHEMAS[object], received.body, `The ${object.replace('_', ' ')} of the event`);
   const { sentWith } = EVENT_RULES[type];
-  const status = (data as { status?: unknown }).status;
+  const status = 'status' in data ? data.status : undefined;
   if (sentWith !== undefined && status !== sentWith) {
     throw new PaykitError('validation_failed', `A ${type} event carries a ${object} that is ${String(status)}`, {
       errors: [{ path: 'status', message: `must be ${sentWith} in a ${type} event` }],
     });
   }
-  return { format: 'event', type, object, id: (data as { id: string }).id, data: data as Record<string, unknown> };
+  return { format: 'event', type, object, id: data.id, data };
 }
 
 function headerError(header: string, value: string | null, rule: string): PaykitError {

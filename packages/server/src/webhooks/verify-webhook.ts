@@ -3,7 +3,7 @@
  * somewhere else (a queue consumer, another framework's route). It checks, it does not act: re-fetch the
  * resource from the API before believing its state, and de-duplicate by `fact`.
  */
-import { PaykitError, type WebhookEventObject, type WebhookEventType } from '@paykit/core';
+import { isOneOf, PaykitError, type WebhookEventObject, type WebhookEventType } from '@paykit/core';
 import {
   claimOf,
   checkWebhookSignature,
@@ -63,7 +63,7 @@ export interface VerifiedWebhook {
 export async function verifyWebhook(input: VerifyWebhookInput): Promise<VerifiedWebhook> {
   const headers = toHeaders(input.headers);
   const mediaType = (headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (!(WEBHOOK_MEDIA_TYPES as readonly string[]).includes(mediaType)) {
+  if (!isOneOf(WEBHOOK_MEDIA_TYPES, mediaType)) {
     throw new PaykitError('unsupported_media_type', `A webhook is ${WEBHOOK_MEDIA_TYPES.join(' or ')}`);
   }
   // A copy, so that the bytes are a plain ArrayBuffer's whatever the caller's view was (a Node Buffer's is pooled).
@@ -80,6 +80,7 @@ function toHeaders(input: VerifyWebhookInput['headers']): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(input)) {
     if (typeof value === 'string') headers.append(name, value);
+    // Array.isArray does not narrow a readonly array (TypeScript#17002).
     else if (Array.isArray(value)) for (const each of value as readonly string[]) headers.append(name, each);
   }
   return headers;
