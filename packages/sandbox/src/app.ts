@@ -3,7 +3,6 @@
  */
 import { httpStatusOf, OAUTH_TOKEN_PATH, PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { operationHandlers } from './api/handlers.js';
 import { mountOperations } from './api/mount.js';
 import { authenticate, authorize } from './auth.js';
@@ -91,7 +90,7 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
       const headers: Record<string, string> = {};
       if (error instanceof BearerTokenError) headers['www-authenticate'] = bearerChallengeHeader(error.challenge);
       if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
-      return c.json(sandboxErrorBody(error), httpStatusOf(error.code) as ContentfulStatusCode, headers);
+      return c.json(sandboxErrorBody(error), httpStatusOf(error.code), headers);
     }
     // Thrown by the checks of an authorization request that `POST /_sandbox/oauth/approve` runs.
     if (error instanceof OAuthError) return c.json(oauthErrorBody(error), error.status);

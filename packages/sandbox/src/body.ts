@@ -5,7 +5,7 @@
  * that a field reads the same however it was sent. Refusals are `PaykitError`s: 400 `invalid_json` or
  * `invalid_body`, 400 `duplicate_parameter`, 413 `payload_too_large`, 415 `unsupported_media_type`.
  */
-import { decodeForm, parseOrThrow, PaykitError } from '@paykit/core';
+import { decodeForm, isJsonObject, parseOrThrow, PaykitError } from '@paykit/core';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type * as z from 'zod';
@@ -116,10 +116,8 @@ function jsonObject(text: string): Record<string, unknown> {
   } catch {
     throw new PaykitError('invalid_json', 'The body is not well-formed JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new PaykitError('invalid_json', 'The body must be a JSON object');
-  }
-  return value as Record<string, unknown>;
+  if (!isJsonObject(value)) throw new PaykitError('invalid_json', 'The body must be a JSON object');
+  return value;
 }
 
 /**
@@ -160,30 +158,34 @@ const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
  * `__proto__`-like keys are refused as `decodeForm` refuses them at the top level.
  */
 export function nestBrackets(fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const out = bare();
   for (const [key, value] of Object.entries(fields)) {
-    const match = BRACKETED.exec(key);
-    if (!match) {
+    if (!BRACKETED.test(key)) {
       if (key in out) throw duplicate(key);
       out[key] = value;
       continue;
     }
-    const [, name, inner] = match as unknown as [string, string, string];
+    const open = key.indexOf('[');
+    const name = key.slice(0, open);
+    const inner = key.slice(open + 1, -1);
     if (FORBIDDEN.has(name) || FORBIDDEN.has(inner)) {
       throw new PaykitError('validation_failed', `Form field "${key}" is not allowed`, {
         errors: [{ path: key, message: 'is not allowed' }],
       });
     }
-    const group = out[name] ?? (out[name] = Object.create(null) as Record<string, unknown>);
-    if (typeof group !== 'object' || group === null || Array.isArray(group) || inner in group) throw duplicate(name);
-    (group as Record<string, unknown>)[inner] = value;
+    const group = out[name] ?? (out[name] = bare());
+    if (!isJsonObject(group) || inner in group) throw duplicate(name);
+    group[inner] = value;
   }
   // Plain objects again (zod and JSON handle prototype-less ones, but callers may spread or compare them).
   return Object.fromEntries(
-    Object.entries(out).map(([key, value]) =>
-      typeof value === 'object' && value !== null && !Array.isArray(value) ? [key, { ...value }] : [key, value],
-    ),
+    Object.entries(out).map(([key, value]) => (isJsonObject(value) ? [key, { ...value }] : [key, value])),
   );
+}
+
+/** An object without a prototype, so that `__proto__`-like keys are plain keys (Object.create is typed `any`). */
+function bare(): Record<string, unknown> {
+  return Object.create(null);
 }
 
 function duplicate(name: string): PaykitError {

@@ -38,11 +38,11 @@ export async function loadDataFile(context: Pick<SandboxContext, 'state' | 'oaut
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if (systemCode(error) === 'ENOENT') return false;
     throw new SandboxDataFileError(
       'data_file_unreadable',
       file,
-      `Cannot read the sandbox data file ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}). ` +
+      `Cannot read the sandbox data file ${file} (${systemCode(error) ?? String(error)}). ` +
         'Check that it is a file this user may read, or pass another data file.',
       { cause: error },
     );
@@ -51,12 +51,18 @@ export async function loadDataFile(context: Pick<SandboxContext, 'state' | 'oaut
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw invalid(file, `is not valid JSON (${(error as Error).message})`, error);
+    // JSON.parse throws a SyntaxError.
+    throw invalid(file, `is not valid JSON (${(error as SyntaxError).message})`, error);
   }
   const decoded = decodeSnapshot(value);
   if (!decoded.ok) throw invalid(file, decoded.problem);
   restoreSandbox(context, decoded.snapshot);
   return true;
+}
+
+/** The system's code of a failed file operation (`ENOENT`, `EACCES`), if it has one. */
+function systemCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
 function invalid(file: string, problem: string, cause?: unknown): SandboxDataFileError {
@@ -122,6 +128,7 @@ export class DataFileWriter {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#flush().catch((error: unknown) => {
+        // #flush rejects only with what #write threw, a SandboxDataFileError (a snapshot is plain data).
         if (!this.#failing) this.onError(error as SandboxDataFileError);
         this.#failing = true;
       });
@@ -137,7 +144,7 @@ export class DataFileWriter {
       () => undefined,
       (error: unknown) => {
         this.#dirty = true; // not on disk: the next change, or close(), tries again
-        return error as SandboxDataFileError;
+        return error as SandboxDataFileError; // #write throws nothing else
       },
     );
     this.#writing = writing;
@@ -171,7 +178,7 @@ export class DataFileWriter {
     return new SandboxDataFileError(
       'data_file_unwritable',
       this.file,
-      `Cannot write the sandbox data file ${this.file} (${(error as NodeJS.ErrnoException).code ?? String(error)}). ` +
+      `Cannot write the sandbox data file ${this.file} (${systemCode(error) ?? String(error)}). ` +
         'Check that this user may write to its folder, or pass another data file.',
       { cause: error },
     );

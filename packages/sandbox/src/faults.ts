@@ -53,6 +53,7 @@ export function faultMiddleware(faults: Faults): MiddlewareHandler {
     if (!fault) return next();
     switch (fault.kind) {
       case 'status':
+        // 400 to 599, as the control route's schema allows; Hono types a status as its literal list.
         return c.json({ message: `Injected fault: ${fault.status}`, code: 'injected_fault' }, fault.status as 503);
       case 'slow':
         await sleep(fault.delayMs);
@@ -61,7 +62,8 @@ export function faultMiddleware(faults: Faults): MiddlewareHandler {
         await sleep(fault.delayMs || 60_000);
         return c.json({ message: 'Injected fault: too late' }, 504);
       case 'drop': {
-        // @hono/node-server passes the Node request as `incoming`: destroying its socket drops the connection.
+        // @hono/node-server passes the Node request as `incoming` (untyped here: the app runs on any adapter):
+        // destroying its socket drops the connection.
         const incoming = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming;
         incoming?.socket?.destroy();
         return c.body(null, 500);

@@ -318,7 +318,7 @@ export function restoreSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>,
   for (const e of snapshot.state.ledger) state.ledger.entries.push(e);
   // Checked against the kind's schema when decoded (`resource` above), so it is that kind's record.
   for (const r of snapshot.state.resources) {
-    state.resources.add(r.kind, r.businessId, r.json as unknown as NewResource<typeof r.kind>);
+    state.resources.add(r.kind, r.businessId, r.json as NewResource<typeof r.kind>);
   }
   // After the payment requests and the resources: an older file's charge reads what it lacks from them.
   for (const c of snapshot.state.charges) state.charges.set(c.id, completeCharge(c, state));

@@ -52,16 +52,19 @@ export function stopOnSignals(
  * cause and the setting that changes it (`settings` names it by port: the variable or flag the user can set).
  */
 export function describeListenError(error: unknown, settings: Readonly<Record<number, string>>): string | undefined {
-  const failure = error as { code?: unknown; port?: unknown; address?: unknown } | null;
-  if (typeof failure !== 'object' || failure === null || typeof failure.port !== 'number') return undefined;
-  const where = `${typeof failure.address === 'string' ? failure.address : '127.0.0.1'}:${failure.port}`;
-  const setting = settings[failure.port] ?? 'the port option';
-  if (failure.code === 'EADDRINUSE')
+  if (typeof error !== 'object' || error === null || !('port' in error) || typeof error.port !== 'number')
+    return undefined;
+  const port = error.port;
+  const address = 'address' in error ? error.address : undefined;
+  const code = 'code' in error ? error.code : undefined;
+  const where = `${typeof address === 'string' ? address : '127.0.0.1'}:${port}`;
+  const setting = settings[port] ?? 'the port option';
+  if (code === 'EADDRINUSE')
     return (
-      `paykit: port ${failure.port} (${where}) is in use, most likely by a sandbox or demo still running (see ` +
-      `\`lsof -i :${failure.port}\`, or \`ss -ltnp\`): stop it, or choose another port with ${setting} (0 picks a free one).`
+      `paykit: port ${port} (${where}) is in use, most likely by a sandbox or demo still running (see ` +
+      `\`lsof -i :${port}\`, or \`ss -ltnp\`): stop it, or choose another port with ${setting} (0 picks a free one).`
     );
-  if (failure.code === 'EACCES')
-    return `paykit: port ${failure.port} (${where}) may not be used by this user: choose a port above 1023 with ${setting}.`;
+  if (code === 'EACCES')
+    return `paykit: port ${port} (${where}) may not be used by this user: choose a port above 1023 with ${setting}.`;
   return undefined;
 }

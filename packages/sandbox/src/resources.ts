@@ -46,6 +46,7 @@ export const RESOURCE_SCHEMAS = {
 export type ResourceKind = keyof typeof RESOURCE_SCHEMAS;
 
 /** Every kind of record the store keeps (the persisted file and the tests list them from here). */
+// Object.keys types its keys as strings; the table is a literal with at least one kind (z.enum wants a tuple).
 export const RESOURCE_KINDS = Object.keys(RESOURCE_SCHEMAS) as [ResourceKind, ...ResourceKind[]];
 
 /** The JSON of a record of kind `K`, as the API answers with it. */
@@ -67,7 +68,8 @@ export class ResourceStore {
   /** Adds a record with a fresh id (unless `json.id` is given) and returns its JSON. */
   add<K extends ResourceKind>(kind: K, businessId: string, json: NewResource<K>): ResourceOf<K> {
     const { id: given, ...fields } = json;
-    const record = { id: typeof given === 'string' ? given : newId(), ...fields } as unknown as ResourceOf<K>;
+    // The fields of a K with its id put back (first, as the API answers): TypeScript does not follow a generic rest.
+    const record = { id: typeof given === 'string' ? given : newId(), ...fields } as ResourceOf<K>;
     this.#map(kind).set(record.id, { businessId, json: record });
     return record;
   }

@@ -25,7 +25,7 @@ export const SEEDED_PLATFORM = {
     { name: 'Lantern Books', ownerEmail: 'owner@lantern-books.test', ownerName: 'Leo' },
   ],
   /** What a connect button asks for in the examples: the business profile and taking payments. */
-  scopes: ['business:read', 'payments'] as Scope[],
+  scopes: ['business:read', 'payments'] satisfies Scope[],
 } as const;
 
 /** Creates the platform, its OAuth app with `redirectUris`, and two merchants with owners, on the sandbox at `url`. */
@@ -36,6 +36,7 @@ export async function seedPlatform(url: string, redirectUris: readonly string[])
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+    // The sandbox's own control API: its answers' fields read here (ids, secrets, a message) are strings.
     const answer = (await response.json()) as Record<string, string>;
     if (!response.ok)
       throw new Error(`--seed platform: POST /_sandbox${path} answered ${response.status}: ${answer.message}`);

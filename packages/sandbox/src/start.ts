@@ -101,9 +101,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     writer = saving;
   }
   const server = await new Promise<Server>((resolve, reject) => {
+    // Without a createServer option, @hono/node-server makes a node:http Server.
     const s = serve({ fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s)) as Server;
     s.once('error', reject);
   });
+  // A listening TCP server's address is an AddressInfo (a string only for a pipe).
   const { port } = server.address() as AddressInfo;
   url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {

@@ -6,7 +6,6 @@
 import { httpStatusOf, isScope, PaykitError } from '@paykit/core';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { SandboxContext } from '../context.js';
 import {
   approvableBusinesses,
@@ -35,7 +34,7 @@ export function authorizePages(sandbox: SandboxContext) {
         html`<h1>This connection request is not valid</h1>
           <p role="alert">${error.message}</p>`,
       ),
-      (error instanceof OAuthError ? error.status : httpStatusOf(error.code)) as ContentfulStatusCode,
+      error instanceof OAuthError ? error.status : httpStatusOf(error.code),
     );
 
   pages.get('/authorize', (c) => {

@@ -4,6 +4,7 @@
  * bounds are those of `POST /_sandbox/webhook-faults`. Faults belong to the dispatcher, so they apply to the next
  * deliveries of the whole sandbox, whichever business sends them.
  */
+import { isOneOf } from '@paykit/core';
 import { html } from 'hono/html';
 import * as z from 'zod';
 import type { WebhookFault } from '../webhooks/dispatcher.js';
@@ -37,7 +38,7 @@ const KINDS: readonly FaultKind[] = ['duplicate', 'out_of_order', 'late_retry'];
 
 /** True when `value` names a fault. */
 export function isFaultKind(value: string): value is FaultKind {
-  return (KINDS as readonly string[]).includes(value);
+  return isOneOf(KINDS, value);
 }
 
 /** The fault a posted form arms, or the form again with its field errors. */

@@ -38,6 +38,7 @@ export type WebhookNotice = keyof typeof WEBHOOK_NOTICES;
 
 /** The notice a `?done=` value names, or undefined for anything else (which the page then ignores). */
 export function noticeOf(value: string | undefined): WebhookNotice | undefined {
+  // Object.hasOwn is no type guard: an own key of the table is a notice.
   return value !== undefined && Object.hasOwn(WEBHOOK_NOTICES, value) ? (value as WebhookNotice) : undefined;
 }
 

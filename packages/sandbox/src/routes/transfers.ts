@@ -82,7 +82,7 @@ export function transferHandlers(sandbox: SandboxContext): HandlersOf<'transfers
         .list('transfers', businessId)
         .filter(
           (t) =>
-            (beneficiaryId === undefined || (t.beneficiary as { id: string }).id === beneficiaryId) &&
+            (beneficiaryId === undefined || t.beneficiary.id === beneficiaryId) &&
             (status === undefined || t.status === status),
         );
     },
