@@ -33,8 +33,8 @@ export async function readDataFile<T>(file: string, check: (value: unknown) => v
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new DemoDataFileError(file, `Cannot read the demo data file ${file}: ${(error as Error).message}`, {
+    if (systemCode(error) === 'ENOENT') return undefined;
+    throw new DemoDataFileError(file, `Cannot read the demo data file ${file}: ${messageOf(error)}`, {
       cause: error,
     });
   }
@@ -49,6 +49,16 @@ export async function readDataFile<T>(file: string, check: (value: unknown) => v
     throw new DemoDataFileError(file, `The demo data file ${file} is not one this demo wrote (version 1). ${advice}`);
   }
   return value;
+}
+
+/** The system's code of a failed file operation (`ENOENT`, `EEXIST`), if it has one. */
+function systemCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** An error's message, or what was thrown as text. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -79,7 +89,7 @@ export class JsonFileWriter {
       try {
         await writeAtomically(this.file, `${JSON.stringify(value, null, 2)}\n`);
       } catch (error) {
-        console.error(`[paykit demo] cannot write ${this.file}: ${(error as Error).message}`);
+        console.error(`[paykit demo] cannot write ${this.file}: ${messageOf(error)}`);
       }
     }
     this.#writing = undefined;
@@ -113,8 +123,8 @@ export async function readOrCreateKey(file: string): Promise<string> {
   try {
     await writeFile(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new DemoDataFileError(file, `Cannot create the demo key file ${file}: ${(error as Error).message}`, {
+    if (systemCode(error) !== 'EEXIST') {
+      throw new DemoDataFileError(file, `Cannot create the demo key file ${file}: ${messageOf(error)}`, {
         cause: error,
       });
     }
