@@ -66,12 +66,14 @@ async function buy(tab: Tab, product: string): Promise<string> {
 }
 
 /**
- * The engines whose automation cannot tap the pay button, and why (probed: Firefox ESR 153 over WebDriver BiDi
- * delivers a touch's pointerdown and pointerup to the button's slot, but no touchstart, touchend or click; the
- * same tap on a plain page clicks). The tap-then-click case is covered by Chromium and WebKit.
+ * The engines whose automation cannot tap the pay button, and why (probed): Firefox ESR 153 over WebDriver BiDi
+ * delivers a touch's pointerdown and pointerup to the pay button's slot, but no touchstart, touchend or click (the
+ * same tap on a plain button clicks); WebKitGTK's WebDriver delivers a touch pointer's actions as a mouse's. The
+ * tap-then-click case is proved in Chromium only.
  */
 const NO_TOUCH: Partial<Record<Engine, string>> = {
-  firefox: "Firefox's WebDriver BiDi touch gives the button pointer events only, never a click",
+  firefox: "Firefox's WebDriver BiDi touch gives the pay button pointer events only, never a click",
+  webkit: "WebKitGTK's WebDriver turns touch actions into mouse input",
 };
 
 describe.each(selectedEngines())('in %s', (engine) => {
@@ -167,8 +169,13 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await tab.close();
     }, 60_000);
 
-    it.skipIf(engine in NO_TOUCH)(
-      `a tap followed by a click while the first request is in flight makes one payment request (${name}${engine in NO_TOUCH ? `; skipped: ${NO_TOUCH[engine]}` : ''})`,
+    const tapTitle = `a tap followed by a click while the first request is in flight makes one payment request (${name})`;
+    const noTap = NO_TOUCH[engine];
+    // Said in the log as well as in the title: a passing run's report does not list skipped tests.
+    // eslint-disable-next-line no-console
+    if (noTap) console.warn(`skipped in ${engine}: "${tapTitle}": ${noTap}`);
+    it.skipIf(noTap !== undefined)(
+      noTap === undefined ? tapTitle : `${tapTitle} (skipped in ${engine}: ${noTap})`,
       async () => {
         const tab = await browser.newTab({ touch: true });
         await tab.goto(demo.url);
