@@ -38,7 +38,7 @@ const SHIPPED_TO_BROWSERS = [
   'packages/elements/src/**/*.ts',
   'packages/core/src/browser.ts',
   'packages/core/src/errors.ts',
-  'packages/core/src/money.ts',
+  'packages/core/src/amounts.ts',
   'packages/core/src/safe-url.ts',
 ];
 /** Code that runs in the browser. `@paykit/core` gets neither set: it is isomorphic. */

@@ -2,7 +2,7 @@
  * `/orders`: the shop's order book as a page a merchant reads (a table, newest first), where `/orders.json`
  * (or `/orders` asked for `Accept: application/json`) gives the same orders as data for scripts.
  */
-import { formatMoney } from './money.js';
+import { formatPrice } from '@paykit/core';
 import type { Order } from './orders.js';
 import { escape, layout } from './pages.js';
 
@@ -25,7 +25,7 @@ export function ordersPage(orders: readonly Order[]): string {
       return `<tr data-order="${escape(order.id)}">
         <td data-label="Reference"><code>${escape(order.id)}</code></td>
         <td data-label="Status"><span class="status status-${escape(order.status)}">${escape(STATUS_WORDS[order.status] ?? order.status)}</span></td>
-        <td data-label="Amount" class="num">${escape(formatMoney(order.amount, order.currency))}</td>
+        <td data-label="Amount" class="num">${escape(formatPrice(order.amount, order.currency))}</td>
         <td data-label="Confirmed events">${events}</td>
       </tr>`;
     })

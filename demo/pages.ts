@@ -4,7 +4,7 @@
  */
 import type { Product } from './catalogue.js';
 import { SHOP_DATA_ID, type ShopData } from './examples/shop-data.js';
-import { formatMoney } from './money.js';
+import { formatPrice } from '@paykit/core';
 
 /** Escapes text for HTML content and attribute values. */
 export function escape(text: string): string {
@@ -41,7 +41,7 @@ export function layout(title: string, body: string, script = '/assets/paykit.js'
 }
 
 function price(product: Product): string {
-  return formatMoney(product.amount, product.currency);
+  return formatPrice(product.amount, product.currency);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { RunningSandbox } from '@paykit/sandbox';
 import { createHash } from 'node:crypto';
-import { formatMinor, parseAmount, type PaymentRequest } from '@paykit/core';
+import { formatMinor, formatPrice, parseAmount, type PaymentRequest } from '@paykit/core';
 import {
   createPaykitHandler,
   type ConnectionStore,
@@ -15,7 +15,6 @@ import {
   type Platform,
 } from '@paykit/server';
 import { JsonFileWriter, readDataFile } from './data-file.js';
-import { formatMoney } from './money.js';
 import { escape, layout } from './pages.js';
 
 /** The demo merchant that connects to the platform, and its owner on the sandbox dashboard. */
@@ -186,14 +185,14 @@ export async function startPlatformDemo(
         'Acme Marketplace',
         `<h1>Acme Marketplace</h1>
         <p class="lead">Merchants connect their payment account; the marketplace then takes deposits for them and keeps
-        ${escape(formatMoney(SERVICE.commission, SERVICE.currency))} of each. On the sandbox dashboard, sign in as
+        ${escape(formatPrice(SERVICE.commission, SERVICE.currency))} of each. On the sandbox dashboard, sign in as
         <code>${escape(DEMO_MERCHANT.ownerEmail)}</code>.</p>
         <paykit-connect-button client-id="${escape(app.client_id!)}" redirect-uri="${escape(redirectUri)}"
           scope="payments business:read" dashboard-url="${escape(sandbox.url)}"></paykit-connect-button>
         <p class="small">Opening a shop? <a href="/platform/onboarding">Onboard step by step</a>: you connect in a
         popup and keep what you typed.</p>
         <h2>Connected merchants</h2>
-        <p class="earned">Commission earned: ${escape(formatMoney(formatMinor(earned), SERVICE.currency))}</p>
+        <p class="earned">Commission earned: ${escape(formatPrice(formatMinor(earned), SERVICE.currency))}</p>
         ${
           rows.length === 0
             ? '<p>None yet.</p>'
@@ -204,12 +203,12 @@ export async function startPlatformDemo(
                     payments,
                   }) => `<article class="product" data-merchant="${escape(businessId)}">
           <h2>${escape(business.name)}</h2>
-          <p class="price">${escape(SERVICE.name)}: ${escape(formatMoney(SERVICE.amount, SERVICE.currency))}</p>
+          <p class="price">${escape(SERVICE.name)}: ${escape(formatPrice(SERVICE.amount, SERVICE.currency))}</p>
           <paykit-pay-button endpoint="/platform/paykit" merchant="${escape(businessId)}" reference="deposit"
             amount="${escape(SERVICE.amount)}" currency="${escape(SERVICE.currency)}"
             checkout-origins="${escape(sandbox.url)}">Pay the deposit to ${escape(business.name)}</paykit-pay-button>
           <ul class="payments">${payments
-            .map((p) => `<li>${escape(formatMoney(p.amount, p.currency))}: ${escape(p.status)}</li>`)
+            .map((p) => `<li>${escape(formatPrice(p.amount, p.currency))}: ${escape(p.status)}</li>`)
             .join('')}</ul>
         </article>`,
                 )

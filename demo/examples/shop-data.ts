@@ -10,7 +10,7 @@ export interface ShownProduct {
   readonly description: string;
   readonly amount: string;
   readonly currency: string;
-  /** The price as the shop writes money (demo/money.ts), so the examples need no formatter of their own. */
+  /** The price as the shop writes money (`@paykit/core`'s `formatPrice`), so the examples need no formatter of their own. */
   readonly price: string;
 }
 

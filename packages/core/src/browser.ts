@@ -6,5 +6,5 @@
  */
 export * from './errors.js';
 export * from './handler-routes.js';
-export * from './money.js';
+export * from './amounts.js';
 export * from './safe-url.js';

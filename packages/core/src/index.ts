@@ -7,6 +7,7 @@
  */
 export * from './browser.js';
 export * from './form.js';
+export * from './format-price.js';
 export * from './json-object.js';
 export * from './one-of.js';
 export * from './validation.js';

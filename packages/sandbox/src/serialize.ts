@@ -43,7 +43,7 @@ export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: stri
  *   `discount_fee_rate` percent, and `amount_without_fees` the amount less both; a charge that was never paid
  *   has no fee entry, so its fees are 0. It settles in its own currency, as the ledger credits it
  *   (`home_currency` the same, `exchange_rate` 1);
- * - refunds: the ones routes/money.ts recorded, their sum, the latest one's time (`refunded_at` in the refund
+ * - refunds: the ones routes/refunds.ts recorded, their sum, the latest one's time (`refunded_at` in the refund
  *   record's format), and each as its refund record has it;
  * - `channel`: `api_store` for a payment request, `api_recurring_dashboard` for a saved card's charge, the
  *   values the service's examples show for those two (the README says why);

@@ -76,7 +76,7 @@ export interface ChargeRecord {
   remark: string | null;
   /** The card reader of a `wifi_card_reader` payment. */
   terminalId: string | null;
-  /** The refunds made of it, oldest first (routes/money.ts adds each with its refund record). */
+  /** The refunds made of it, oldest first (routes/refunds.ts adds each with its refund record). */
   refunds: ChargeRefund[];
   platformBusinessId: string | null;
   createdAt: Date;

@@ -3,7 +3,7 @@
  * ("must be greater than 0"); response fields are lenient, because the API may add or reshape fields.
  */
 import * as z from 'zod';
-import { formatMinor, minorToMajor, parseAmount } from '../money.js';
+import { formatMinor, minorToMajor, parseAmount } from '../amounts.js';
 import { parseWebUrl } from '../safe-url.js';
 
 /** The message for a required field that is missing, or the given one when the field has the wrong type. */

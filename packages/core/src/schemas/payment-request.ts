@@ -2,7 +2,7 @@
  * The payment request of spec sections 2.7 and 4.7: the create body (JSON or form) and the resource.
  */
 import * as z from 'zod';
-import { parseAmount } from '../money.js';
+import { parseAmount } from '../amounts.js';
 import {
   amount,
   booleanish,

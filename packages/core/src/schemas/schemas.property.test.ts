@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import * as core from '../index.js';
-import { MAX_AMOUNT_MINOR } from '../money.js';
+import { MAX_AMOUNT_MINOR } from '../amounts.js';
 import { parseWebUrl } from '../safe-url.js';
 import { toErrorBody } from '../validation.js';
 

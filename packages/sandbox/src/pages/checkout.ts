@@ -9,13 +9,13 @@
  * framed by that origin only, without the way back (the overlay has its close button), and paying or failing
  * answers a page that tells the overlay the outcome instead of redirecting.
  */
+import { formatMinor, formatPrice } from '@paykit/core';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { completePayment } from '../payments.js';
 import type { PaymentRequestRecord } from '../state.js';
 import { CSP_REPORT, page } from './layout.js';
-import { formatMoney } from './money.js';
 import { paymentMethodLabel } from './payment-methods.js';
 import { recurringCheckoutPages } from './recurring-checkout.js';
 import { readPageForm } from '../body.js';
@@ -43,7 +43,7 @@ export function checkoutPages(sandbox: SandboxContext) {
     if (mode) setDropInHeaders(c, mode);
     else setPageHeaders(c, request);
     const merchant = sandbox.state.businesses.get(request.businessId)?.name ?? 'Merchant';
-    const amount = formatMoney(request.amountMinor, request.currency);
+    const amount = formatPrice(formatMinor(request.amountMinor), request.currency);
     // The drop-in's `HitPay.toggle({ method })` preselects a method the request offers; else the first one.
     const chosen =
       request.paymentMethods.find((method) => method === (mode && mode.method)) ?? request.paymentMethods[0];

@@ -13,8 +13,7 @@ import type { SandboxContext } from '../context.js';
 import { saveCard, type RecurringBillingJson } from '../recurring-billing.js';
 import { readTestCard } from '../test-cards.js';
 import { CSP_REPORT, page } from './layout.js';
-import { formatMoney } from './money.js';
-import { majorToMinor } from '@paykit/core';
+import { formatMinor, formatPrice, majorToMinor } from '@paykit/core';
 import { readPageForm } from '../body.js';
 
 /** The card number the form starts with: the sandbox's Visa test card. */
@@ -77,7 +76,7 @@ function form(
   const merchant = sandbox.state.businesses.get(businessId)?.name ?? 'Merchant';
   const name = typeof record.name === 'string' ? record.name : '';
   const minor = majorToMinor(record.amount, { field: 'amount', allowZero: true });
-  const amount = minor > 0 ? formatMoney(minor, String(record.currency)) : '';
+  const amount = minor > 0 ? formatPrice(formatMinor(minor), String(record.currency)) : '';
   const redirect = typeof record.redirect_url === 'string' ? record.redirect_url : '';
   const card = record.payment_method as { card?: { brand?: string; last4?: string } } | null;
   const heading = html`<div class="merchant">

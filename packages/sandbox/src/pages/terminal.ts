@@ -2,12 +2,12 @@
  * A sandbox card reader (spec 5.4.8): `/terminal/{terminal_id}` shows the payment requests waiting on this
  * terminal; "Tap card" pays one with `wifi_card_reader`, as a shopper tapping a card would.
  */
+import { formatMinor, formatPrice } from '@paykit/core';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { completePayment } from '../payments.js';
 import { page } from './layout.js';
-import { formatMoney } from './money.js';
 import { readPageForm } from '../body.js';
 
 /** The `/terminal` pages. */
@@ -31,7 +31,7 @@ export function terminalPages(sandbox: SandboxContext) {
           ${requests.map(
             (r) =>
               html`<form method="post" class="card">
-                <p class="amount">${formatMoney(r.amountMinor, r.currency)}</p>
+                <p class="amount">${formatPrice(formatMinor(r.amountMinor), r.currency)}</p>
                 ${r.purpose ? html`<p>${r.purpose}</p>` : ''}
                 <input type="hidden" name="payment_request_id" value="${r.id}" />
                 <div class="actions"><button class="pay">Tap card</button></div>

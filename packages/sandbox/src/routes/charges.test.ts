@@ -128,6 +128,10 @@ describe('a payment request’s charge', () => {
       currency: 'sgd',
       home_currency: 'sgd',
       exchange_rate: '1.00000',
+      // The processing fee the ledger debits (0.50 fixed + 3.4%), in the service's fields.
+      fixed_fee: 0.5,
+      discount_fee: 2.4,
+      discount_fee_rate: 3.4,
       remark: 'Order #1007',
       failed_reason: null,
       payment_method: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPaykitError } from './errors.js';
-import { currencyDecimals, formatMinor, majorToMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './money.js';
+import { currencyDecimals, formatMinor, majorToMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './amounts.js';
 
 describe('parseAmount', () => {
   it.each([

@@ -80,33 +80,3 @@ describe('subscription plans', () => {
     expect((await call(sandbox, 'PUT', `/v1/subscription-plan/${id}`, { json: {} })).status).toBe(404);
   });
 });
-
-describe('charges: fee and currency fields', () => {
-  it('carry the fee the ledger debits, as fixed_fee + discount_fee at discount_fee_rate', async () => {
-    const request = await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 70.56, currency: 'SGD' } });
-    await call(sandbox, 'POST', `/_sandbox/payment-requests/${request.body.id}/pay`, {
-      json: { outcome: 'succeeded' },
-    });
-    const charges = await call(sandbox, 'GET', '/v1/charges');
-    const charge = charges.body.data.find(
-      (c: { payment_request_id: string }) => c.payment_request_id === request.body.id,
-    );
-    expect(charge).toMatchObject({
-      amount: 70.56,
-      currency: 'sgd',
-      home_currency: 'sgd',
-      exchange_rate: '1.00000',
-      fixed_fee: 0.5,
-      discount_fee: 2.4,
-      discount_fee_rate: 3.4,
-    });
-    expect((await call(sandbox, 'GET', `/v1/charges/${charge.id}`)).body).toEqual(charge);
-    const segment = sandbox.context.balanceProcessorSegment;
-    const entries = (await call(sandbox, 'GET', `/v1/balances/${segment}/transactions`)).body.data as {
-      charge_id: string;
-      debit: number | null;
-    }[];
-    const debits = entries.filter((e) => e.charge_id === charge.id && e.debit !== null).map((e) => e.debit);
-    expect(debits).toEqual([-(charge.fixed_fee + charge.discount_fee)]);
-  });
-});

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './money.js';
+import { formatMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './amounts.js';
 import { paymentRequestCreateSchema } from './schemas/payment-request.js';
 
 /** Values an attacker or a careless caller sends where an amount belongs. */
