@@ -3,7 +3,7 @@
  * composed so that a listener on `document` hears them through shadow roots. `detail` is a declared field set
  * in the constructor, not a parameter property: a class field would be lowered for Safari 15.4 (eslint.config.js).
  */
-import type { ConnectedBusiness, PaykitErrorDetail, PaymentStatus } from './types.js';
+import type { ConnectedBusinessAnswer, PaykitErrorDetail, PaymentStatus } from './types.js';
 
 const init = { bubbles: true, composed: true };
 
@@ -69,9 +69,9 @@ export class PaykitConnectEvent extends Event {
 
 /** Fired by `<paykit-return>` (or `<paykit-connect-button popup>`) when the platform's backend has connected the merchant. */
 export class PaykitConnectedEvent extends Event {
-  declare readonly detail: { readonly business: ConnectedBusiness };
+  declare readonly detail: { readonly business: ConnectedBusinessAnswer };
 
-  constructor(detail: { readonly business: ConnectedBusiness }) {
+  constructor(detail: { readonly business: ConnectedBusinessAnswer }) {
     super('paykit-connected', init);
     this.detail = detail;
   }

@@ -4,11 +4,7 @@
 
 // The shapes of the backend's routes are defined once, in core (handler-routes.ts); type-only imports bring no
 // code (nor zod).
-export type {
-  CheckoutStarted,
-  PaymentStatus,
-  ConnectedBusinessAnswer as ConnectedBusiness,
-} from '@paykit/core/browser';
+export type { CheckoutStarted, ConnectedBusinessAnswer, PaymentStatus } from '@paykit/core/browser';
 export type { ShopperChoice } from '@paykit/core';
 
 /** The detail of a `paykit-error` event. */

@@ -11,7 +11,7 @@
 import type { PaykitError } from '@paykit/core/browser';
 import { dev } from '#dev';
 import { text } from '../messages.js';
-import type { ConnectedBusiness } from '../types.js';
+import type { ConnectedBusinessAnswer } from '../types.js';
 import { ATTEMPT_TTL_MS, unmarkPopup } from './connect-attempts.js';
 import type { PaykitConnectButton } from './connect-button.js';
 import { centre, watchPopup } from './popup-connect.js';
@@ -63,9 +63,9 @@ export function preparePopup(button: PaykitConnectButton): void {
  */
 export type PopupEnd =
   | { url: string }
-  | { business: ConnectedBusiness }
+  | { business: ConnectedBusinessAnswer }
   | { description: string | undefined }
-  | { closed: Promise<ConnectedBusiness> };
+  | { closed: Promise<ConnectedBusinessAnswer> };
 
 /**
  * The click's work, with the window the click opened (`null`: the browser refused it). Shows the outcome under the
@@ -93,12 +93,12 @@ export async function connectInPopup(button: PaykitConnectButton, popup: Window 
   }
   centre(popup);
   popup.location.replace(url);
-  const shown = (business: ConnectedBusiness) => {
+  const shown = (business: ConnectedBusinessAnswer) => {
     button.show(`${text(button).connected}${business.name}.`);
     return business;
   };
-  let late!: (business: ConnectedBusiness) => void;
-  const closed = new Promise<ConnectedBusiness>((resolve) => (late = resolve)).then(shown);
+  let late!: (business: ConnectedBusinessAnswer) => void;
+  const closed = new Promise<ConnectedBusinessAnswer>((resolve) => (late = resolve)).then(shown);
   try {
     return {
       business: shown(

@@ -8,7 +8,7 @@
  */
 import { PaykitError, type ErrorCode } from '@paykit/core/browser';
 import { text } from '../messages.js';
-import type { ConnectedBusiness } from '../types.js';
+import type { ConnectedBusinessAnswer } from '../types.js';
 import { popupChannel, popupMessage, type PopupMessage } from './popup-messages.js';
 
 /** How long the opener has to say it took the callback. */
@@ -21,7 +21,7 @@ export const DONE_MS = 30_000;
  * connected (the popup then closes itself), `undefined` when no page took the callback within {@link ACK_MS};
  * rejects with the opener's error.
  */
-export function handOffCallback(url: URL, state: string): Promise<ConnectedBusiness | undefined> {
+export function handOffCallback(url: URL, state: string): Promise<ConnectedBusinessAnswer | undefined> {
   const opener: Window | null = window.opener;
   const channel = popupChannel();
   const callback: PopupMessage = { type: 'paykit:connect-callback', state, search: url.search };

@@ -16,7 +16,7 @@ import { PaykitError, parseWebUrl, type OAUTH_CALLBACK_PATH, type OAuthCallbackA
 import { trimSlash } from '../checkout/start-checkout.js';
 import { callBackend, repeats } from '../http.js';
 import { text } from '../messages.js';
-import type { ConnectedBusiness } from '../types.js';
+import type { ConnectedBusinessAnswer } from '../types.js';
 import {
   ATTEMPT_TTL_MS,
   beginAttempt,
@@ -62,13 +62,13 @@ export interface ConnectAgainError extends PaykitError {
 }
 
 /** Callbacks being handled, by state: a second mount while the first runs (React StrictMode) shares its work. */
-const inFlight = new Map<string, Promise<ConnectedBusiness>>();
+const inFlight = new Map<string, Promise<ConnectedBusinessAnswer>>();
 
 /** The backend's refusals that are said in this page's words: a replayed code, and a mix-up (RFC 9207). */
 const LOCAL_WORDS = /^(code_reused|issuer_mismatch)$/;
 
 /** Handles the callback; resolves with the connected business. */
-export async function handleConnectReturn(options: HandleConnectReturnOptions): Promise<ConnectedBusiness> {
+export async function handleConnectReturn(options: HandleConnectReturnOptions): Promise<ConnectedBusinessAnswer> {
   const url = new URL(options.url ?? location.href);
   const query = url.searchParams;
   if (repeats(query, CALLBACK_PARAMS)) throw new PaykitError('duplicate_parameter', text().connectFailed);
@@ -94,7 +94,7 @@ async function exchange(
   url: URL,
   storage: Storage,
   state: string,
-): Promise<ConnectedBusiness> {
+): Promise<ConnectedBusinessAnswer> {
   const query = url.searchParams;
   const own = options.url === undefined;
   // A popup's callback page (an attempt begun for a popup, or none here and an opener to ask): the page that opened

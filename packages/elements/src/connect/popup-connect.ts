@@ -17,7 +17,7 @@
 import { PaykitError } from '@paykit/core/browser';
 import { describeFailure } from '../http.js';
 import { text } from '../messages.js';
-import type { ConnectedBusiness } from '../types.js';
+import type { ConnectedBusinessAnswer } from '../types.js';
 import { ATTEMPT_TTL_MS } from './connect-attempts.js';
 // Through the lazy entries, so that each chunk stays what one kind of page fetches.
 import { handleConnectReturn } from './lazy-connect-return.js';
@@ -55,7 +55,7 @@ export interface PreparedConnectPopup {
    * way left), `popup_closed`, `access_denied` (the merchant declined), `timeout`, the signal's reason, or the
    * backend's refusal of the code.
    */
-  open(options?: OpenPopupOptions): Promise<ConnectedBusiness>;
+  open(options?: OpenPopupOptions): Promise<ConnectedBusinessAnswer>;
 }
 
 /** A closed window seen this long without a callback is the merchant closing it (under a second with the polling). */
@@ -114,7 +114,7 @@ export function centre(popup: Window): void {
 export function watchPopup(
   popup: Window,
   options: Pick<ConnectPopupOptions, 'endpoint' | 'redirectUri' | 'fetch'> & OpenPopupOptions & { state: string },
-): Promise<ConnectedBusiness> {
+): Promise<ConnectedBusinessAnswer> {
   const { state, signal } = options;
   const channel = popupChannel();
   const opened = Date.now();

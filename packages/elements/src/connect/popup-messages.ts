@@ -9,7 +9,7 @@
  * - opener → popup: `ack` at once (the opener has the attempt and takes over), then `done` with the connected
  *   business or the error of the exchange; the popup then shows it and closes itself.
  */
-import type { ConnectedBusiness, PaykitErrorDetail } from '../types.js';
+import type { ConnectedBusinessAnswer, PaykitErrorDetail } from '../types.js';
 
 /** The `BroadcastChannel` of the connect popups of this origin. */
 export const POPUP_CHANNEL = 'paykit:connect-popup';
@@ -24,7 +24,7 @@ export const POPUP_FEATURES = 'popup,width=500,height=720';
 export type PopupMessage =
   | { type: 'paykit:connect-callback'; state: string; search: string }
   | { type: 'paykit:connect-ack'; state: string }
-  | { type: 'paykit:connect-done'; state: string; business?: ConnectedBusiness; error?: PaykitErrorDetail };
+  | { type: 'paykit:connect-done'; state: string; business?: ConnectedBusinessAnswer; error?: PaykitErrorDetail };
 
 /** `data` as a {@link PopupMessage} of `type` about `state`, or `undefined`. */
 export function popupMessage<T extends PopupMessage['type']>(
