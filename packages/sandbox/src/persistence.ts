@@ -12,7 +12,7 @@
  * does), and dashboard sessions: their ids are bearer secrets held unhashed, and signing in again takes one
  * click (the sandbox has no passwords), so after a restart everyone is signed out.
  */
-import { SCOPES, webhookEventTypes } from '@paykit/core';
+import { chargeStatuses, paymentRequestStatuses, SCOPES, webhookEventTypes } from '@paykit/core';
 import * as z from 'zod';
 import { completeCharge, type StoredCharge } from './charge-records.js';
 import type { SandboxContext } from './context.js';
@@ -95,7 +95,7 @@ const paymentRequest = z.object({
   platformCommissionMinor: z.int().nullable(),
   platformBusinessId: nullableString,
   extras: paymentRequestExtras.default(() => ({ ...NO_EXTRAS })),
-  status: z.enum(['pending', 'completed', 'failed', 'canceled']),
+  status: z.enum(paymentRequestStatuses),
   createdAt: date,
   updatedAt: date,
 }) satisfies z.ZodType<PaymentRequestRecord, unknown>;
@@ -108,7 +108,7 @@ const charge = z.object({
   recurringBillingId: nullableString.default(null),
   amountMinor: z.int(),
   currency: z.string(),
-  status: z.enum(['pending', 'succeeded', 'failed', 'refunded', 'partially_refunded']),
+  status: z.enum(chargeStatuses),
   paymentMethod: z.string(),
   // Older files have none of these: completeCharge reads them from the rest of the file.
   card: z.object({ brand: z.string(), last4: z.string() }).nullable().optional(),

@@ -2,7 +2,7 @@
  * The sandbox's memory: every record the emulated API holds, in plain maps. One instance per sandbox;
  * `reset()` empties it and seeds the demo business again.
  */
-import type { ChargeStatus, WebhookEventType } from '@paykit/core';
+import type { ChargeStatus, PaymentRequestStatus, WebhookEventType } from '@paykit/core';
 import { Ledger } from './ledger.js';
 import type { PaymentRequestExtras } from './payment-request-extras.js';
 import { ResourceStore } from './resources.js';
@@ -47,7 +47,7 @@ export interface PaymentRequestRecord {
   platformBusinessId: string | null;
   /** The real service's documented fields the spec does not show (name, phone, expiry, ...), echoed back. */
   extras: PaymentRequestExtras;
-  status: 'pending' | 'completed' | 'failed' | 'canceled';
+  status: PaymentRequestStatus;
   createdAt: Date;
   updatedAt: Date;
 }
