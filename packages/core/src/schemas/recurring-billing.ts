@@ -65,19 +65,6 @@ export const recurringBillingSchema = z.looseObject({
 /** A recurring billing record. */
 export type RecurringBilling = z.output<typeof recurringBillingSchema>;
 
-/**
- * Billing cycles a recurring billing takes: the subscription plans' (OpenAPI: weekly, monthly, yearly, custom),
- * one list in `subscription-plan.ts`.
- * @deprecated Use {@link subscriptionCycles}; this name stays for code that imported it.
- */
-export const recurringCycles = subscriptionCycles;
-
-/**
- * Units of a `custom` cycle (`cycle_frequency`), the subscription plans' list.
- * @deprecated Use {@link subscriptionCycleFrequencies}; this name stays for code that imported it.
- */
-export const cycleFrequencies = subscriptionCycleFrequencies;
-
 /** Payment methods a recurring billing may offer (OpenAPI enum). */
 export const recurringPaymentMethods = ['card', 'giro', 'shopee_recurring'] as const;
 
