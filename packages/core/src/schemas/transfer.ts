@@ -16,39 +16,29 @@ export const transferStatuses = ['scheduled', 'processing', 'paid', 'failed', 'c
 /**
  * The amount fields shared by a transfer and its estimate: the beneficiary, the currency money leaves in, and
  * the amount on either side (one is enough; when both are given the beneficiary's `payment_amount` decides).
- * `amount` and `currency` are paykit's earlier names of `source_amount` and `source_currency`, still taken so
- * that code written against an older sandbox keeps working; the documented names win when both are given.
  */
 const transferAmounts = {
   beneficiary_id: z.string({ error: 'is required' }).min(1, 'is required').max(255),
   source_currency: requestCurrency.optional(),
   source_amount: amount.optional(),
   payment_amount: amount.optional(),
-  amount: amount.optional(),
-  currency: requestCurrency.optional(),
 };
 
 interface AmountFields {
   source_currency?: string | undefined;
   source_amount?: number | undefined;
   payment_amount?: number | undefined;
-  amount?: number | undefined;
-  currency?: string | undefined;
 }
 
-/**
- * Refuses a body that names no amount or no source currency, as the service does (its 422 names both). The
- * message names the field in the caller's dialect: `currency`/`amount` when the body uses the earlier names.
- */
+/** Refuses a body that names no amount or no source currency, as the service does (its 422 names both). */
 function needsAmountAndCurrency(body: AmountFields, ctx: z.RefinementCtx): void {
-  const earlier = body.amount !== undefined || body.currency !== undefined;
-  if (body.source_currency === undefined && body.currency === undefined) {
-    ctx.addIssue({ code: 'custom', path: [earlier ? 'currency' : 'source_currency'], message: 'is required' });
+  if (body.source_currency === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['source_currency'], message: 'is required' });
   }
-  if (body.source_amount === undefined && body.payment_amount === undefined && body.amount === undefined) {
+  if (body.source_amount === undefined && body.payment_amount === undefined) {
     ctx.addIssue({
       code: 'custom',
-      path: [earlier ? 'amount' : 'source_amount'],
+      path: ['source_amount'],
       message: 'is required when payment_amount is not present',
     });
   }

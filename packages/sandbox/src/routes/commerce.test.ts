@@ -126,16 +126,18 @@ describe('POST /v1/transfers', () => {
     expect(scheduled.body.data.map((t: { id: string }) => t.id)).toContain(id);
   });
 
-  it('refuses what the balance cannot cover with its fee, and takes the earlier amount/currency names', async () => {
+  it('refuses what the balance cannot cover with its fee, and names the fields of a body without them', async () => {
     const balance = sandbox.context.state.ledger.balanceMinor(business(), 'sgd') / 100;
     const tooMuch = await call(sandbox, 'POST', '/v1/transfers', {
       json: { beneficiary_id: sgdBeneficiary, source_currency: 'sgd', source_amount: balance },
     });
     expect(tooMuch).toMatchObject({ status: 409, body: { code: 'conflict' } });
-    const legacy = await call(sandbox, 'POST', '/v1/transfers', {
+    // `amount` and `currency` are not the service's names: the body names no source amount or currency.
+    const unnamed = await call(sandbox, 'POST', '/v1/transfers', {
       json: { beneficiary_id: sgdBeneficiary, amount: 1, currency: 'SGD' },
     });
-    expect(legacy).toMatchObject({ status: 201, body: { source_amount: 1, source_currency: 'sgd' } });
+    expect(unnamed.status).toBe(422);
+    expect(errorFields(unnamed.body)).toEqual(['source_amount', 'source_currency']);
   });
 });
 

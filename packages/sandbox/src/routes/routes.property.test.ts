@@ -172,14 +172,14 @@ const routes: {
     label: 'POST /v1/transfers',
     method: 'POST',
     path: () => '/v1/transfers',
-    valid: () => ({ beneficiary_id: beneficiaryId, amount: '1.00', currency: 'SGD' }),
+    valid: () => ({ beneficiary_id: beneficiaryId, source_amount: '1.00', source_currency: 'SGD' }),
     fields: {
       beneficiary_id: fc.oneof(
         later(() => beneficiaryId),
         hostile,
       ),
-      amount: money,
-      currency,
+      source_amount: money,
+      source_currency: currency,
     },
   },
   {

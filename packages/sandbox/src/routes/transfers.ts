@@ -25,12 +25,12 @@ export function transferHandlers(sandbox: SandboxContext): HandlersOf<'transfers
     }
     return found;
   };
-  // The schema has made sure of a currency and an amount; `currency`/`amount` are paykit's earlier names.
+  // The schema has made sure of a source currency and an amount on one side.
   const quoteFor = (input: TransferEstimateOutput, beneficiary: Record<string, unknown>) =>
     quoteTransfer({
-      sourceCurrency: input.source_currency ?? input.currency ?? '',
+      sourceCurrency: input.source_currency ?? '',
       paymentCurrency: String(beneficiary.currency),
-      sourceAmount: input.source_amount ?? input.amount,
+      sourceAmount: input.source_amount,
       paymentAmount: input.payment_amount,
     });
 

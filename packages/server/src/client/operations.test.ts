@@ -171,7 +171,11 @@ describe('payments client, operation by operation', () => {
     expect(await client.staff.get(staff.id)).toMatchObject({ name: 'Bo', role: { title: 'Cashier' } });
     await expect(client.staff.get(UNKNOWN)).rejects.toMatchObject({ message: 'The staff cannot be found' });
     await paidRequest(20);
-    const transfer = await client.transfers.create({ beneficiary_id: beneficiary.id, amount: 1, currency: 'SGD' });
+    const transfer = await client.transfers.create({
+      beneficiary_id: beneficiary.id,
+      source_amount: 1,
+      source_currency: 'SGD',
+    });
     expect(await client.transfers.get(transfer.id)).toMatchObject({
       status: 'scheduled',
       source_amount: 1,
@@ -179,7 +183,7 @@ describe('payments client, operation by operation', () => {
     });
     expect((await client.transfers.list()).data[0]!.id).toBe(transfer.id);
     await expect(
-      client.transfers.create({ beneficiary_id: UNKNOWN, amount: 1, currency: 'SGD' }),
+      client.transfers.create({ beneficiary_id: UNKNOWN, source_amount: 1, source_currency: 'SGD' }),
     ).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
