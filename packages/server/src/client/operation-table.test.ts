@@ -47,7 +47,7 @@ const ARGUMENTS: { readonly [K in OperationId]: readonly unknown[] } = {
   'orders.get': [ID],
   'customers.create': [{ name: 'Ann', email: 'a@example.com' }],
   'customers.list': [],
-  'transfers.create': [{ beneficiary_id: ID, amount: 1, currency: 'SGD' }],
+  'transfers.create': [{ beneficiary_id: ID, source_currency: 'SGD', source_amount: 1 }],
   'transfers.estimate': [{ beneficiary_id: ID, source_currency: 'SGD', source_amount: 1 }],
   'transfers.get': [ID],
   'transfers.list': [],
