@@ -41,7 +41,7 @@ export interface OpenPopupOptions {
    * After `popup_closed`: the business, should the callback come after all (a callback page that COOP cut from
    * this one, which read as closed, and spoke only once its script had loaded).
    */
-  late?: (business: ConnectedBusiness) => void;
+  late?: (business: ConnectedBusinessAnswer) => void;
 }
 
 /** A prepared attempt: its authorization request, and `open`, to call in the click itself. */
