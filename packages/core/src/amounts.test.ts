@@ -96,6 +96,9 @@ describe('decimals by currency (ISO 4217 minor unit, as Intl.NumberFormat report
   it('knows each currency’s decimals', () => {
     expect(currencyDecimals('JPY')).toBe(0);
     expect(currencyDecimals('krw')).toBe(0);
+    // Each code's answer is kept: asked again, in another case, it is the same.
+    expect(currencyDecimals('KRW')).toBe(0);
+    expect(currencyDecimals('sgd')).toBe(2);
     expect(currencyDecimals('SGD')).toBe(2);
     expect(currencyDecimals('KWD')).toBe(2);
     expect(currencyDecimals('BHD')).toBe(2);

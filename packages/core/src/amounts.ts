@@ -14,6 +14,9 @@ export type AmountParseResult = { ok: true; minor: number } | { ok: false; reaso
 // Plain decimal notation only: no exponent, no sign but a leading minus, no spaces, no hex.
 const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d+))?$/;
 
+/** {@link currencyDecimals}'s answers so far, by upper-case code. */
+const decimalsOf = new Map<string, number>();
+
 /**
  * How many decimals an amount in `currency` may have: the currency's minor unit (ISO 4217) as
  * `Intl.NumberFormat` reports it (JPY 0, SGD 2, BHD and KWD 3), but at most two, the API's (it answers amounts
@@ -23,9 +26,17 @@ const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d+))?$/;
  * @example currencyDecimals('KWD') // 2 (three in ISO 4217; the API carries two)
  */
 export function currencyDecimals(currency: string): number | undefined {
+  // Making an Intl.NumberFormat costs 40 to 100 µs, more than the rest of a checkout's checks: each code's
+  // answer is kept. Only well-formed codes (three letters, any case: all Intl accepts) are kept, so the map holds
+  // at most 26^3 entries whatever a caller sends.
+  const code = /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : undefined;
+  const known = code === undefined ? undefined : decimalsOf.get(code);
+  if (known !== undefined) return known;
   try {
     const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-    return Math.min(2, digits ?? 2);
+    const decimals = Math.min(2, digits ?? 2);
+    if (code !== undefined) decimalsOf.set(code, decimals);
+    return decimals;
   } catch {
     return undefined;
   }

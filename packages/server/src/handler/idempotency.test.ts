@@ -120,6 +120,32 @@ describe('runIdempotently', () => {
     expect(job.runs).toBe(1);
   });
 
+  it("keeps a scoped key and a body as Web Crypto's SHA-256 of them, whichever hash runs (keys kept earlier match)", async () => {
+    const memory = new MemoryIdempotencyStore();
+    const claims: [string, string][] = [];
+    const recording: IdempotencyStore = {
+      claim: (key, fingerprint, options) => {
+        claims.push([key, fingerprint]);
+        return memory.claim(key, fingerprint, options);
+      },
+      release: (...args) => memory.release(...args),
+      complete: (...args) => memory.complete(...args),
+    };
+    // Non-ASCII text and a lone surrogate (which both encoders write as U+FFFD).
+    const scope = 'café \ud800 session';
+    const body = '{"reference":"ünïcode \udfff"}';
+    await runIdempotently({
+      store: recording,
+      key: 'key-0007',
+      scope,
+      fingerprint: body,
+      work: counter().work,
+      policy,
+      logger: quiet,
+    });
+    expect(claims).toEqual([[`scoped:${await sha256(JSON.stringify([scope, 'key-0007']))}`, await sha256(body)]]);
+  });
+
   it('refuses a malformed key with validation_failed naming the header', async () => {
     const store = new MemoryIdempotencyStore();
     await expect(run(store, 'short', 'body', counter().work)).rejects.toMatchObject({
