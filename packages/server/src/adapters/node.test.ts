@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { json } from '../handler/http.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { acceptDeferredRequests, json, readBody, webRequest } from '../handler/http.js';
 import { toNodeListener } from './node.js';
 
 let server: Server | undefined;
@@ -11,7 +11,14 @@ afterEach(() => {
   server = undefined;
 });
 
+/**
+ * Whether the handlers of a test say they read requests through handler/http.ts (as paykit's own does), so that
+ * the adapter hands them a request without a web Request built: every test below runs both ways.
+ */
+let deferred = false;
+
 async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
+  if (deferred) acceptDeferredRequests(handler);
   server = createServer(toNodeListener(handler));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -46,7 +53,14 @@ function abortOf(signal: AbortSignal): Promise<string> {
   });
 }
 
-describe('toNodeListener', () => {
+describe.each([
+  ['any handler (a web Request)', false],
+  ["paykit's handler (the Request made only when read)", true],
+])('toNodeListener, %s', (_name, deferring) => {
+  beforeEach(() => {
+    deferred = deferring;
+  });
+
   it('hands over method, URL, headers and body, and writes back status, headers, every Set-Cookie and the length', async () => {
     const url = await serve(async (request) => {
       const headers = new Headers({ 'content-type': 'text/plain', 'x-seen': request.headers.get('x-test') ?? '' });
@@ -124,5 +138,119 @@ describe('toNodeListener', () => {
     expect(await (await fetch(url, { method: 'POST', body: '{}' })).text()).toBe('done');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(signal?.aborted).toBe(false);
+  });
+});
+
+/** Sends `chunks` as a chunked POST body, `pauseMs` apart (`end` false: the client stops sending, and stays). */
+function postChunks(
+  url: string,
+  chunks: string[],
+  options: { pauseMs?: number; end?: boolean } = {},
+): Promise<{ status: number; connection: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    request.on('response', (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, connection: response.headers.connection, body }),
+      );
+    });
+    request.on('error', reject);
+    void (async () => {
+      for (const chunk of chunks) {
+        if (request.destroyed) return;
+        request.write(chunk);
+        await new Promise((wait) => setTimeout(wait, options.pauseMs ?? 0));
+      }
+      if (options.end !== false) request.end();
+    })();
+  });
+}
+
+describe("toNodeListener with paykit's handler: the body read off the stream, no web Request", () => {
+  const deferredHandler = (handler: (request: Request) => Promise<Response>) => {
+    acceptDeferredRequests(handler);
+    return handler;
+  };
+
+  it('reads a chunked body whole, and refuses one that grows past the limit with 413 and Connection: close', async () => {
+    const url = await serve(
+      deferredHandler(async (request) => {
+        try {
+          const { bytes } = await readBody(request, 64, ['application/json']);
+          return json({ length: bytes.byteLength, text: new TextDecoder().decode(bytes) });
+        } catch (error) {
+          return json({ code: (error as { code?: string }).code }, (error as { status?: number }).status ?? 500);
+        }
+      }),
+    );
+    const whole = await postChunks(url, ['{"a":', '"é"', '}'], { pauseMs: 20 });
+    expect(whole.status).toBe(200);
+    expect(JSON.parse(whole.body)).toEqual({ length: 10, text: '{"a":"é"}' });
+    // No Content-Length: the limit is found while reading. The client is still sending: the answer says the
+    // connection ends, and is written all the same.
+    const large = await postChunks(url, ['{"a":"', 'x'.repeat(50), 'x'.repeat(50), '"}'], { pauseMs: 20, end: false });
+    expect(large.status).toBe(413);
+    expect(JSON.parse(large.body)).toEqual({ code: 'payload_too_large' });
+    expect(large.connection).toBe('close');
+  });
+
+  it("gives the merchant's code a real Request: headers, URL, a used body, a signal", async () => {
+    let seen: Record<string, unknown> = {};
+    const url = await serve(
+      deferredHandler(async (request) => {
+        const { bytes } = await readBody(request, 1024, ['application/json']);
+        // What a hook gets (hookContext, webRequest): the Request the deferred one stands for.
+        const real = webRequest(request);
+        seen = {
+          real: real instanceof Request && Object.getPrototypeOf(real) !== Object.getPrototypeOf(request),
+          same: webRequest(request) === real,
+          body: new TextDecoder().decode(bytes),
+          cookie: real.headers.get('cookie'),
+          url: real.url,
+          method: real.method,
+          bodyUsed: real.bodyUsed,
+          aborted: real.signal.aborted,
+        };
+        return json({});
+      }),
+    );
+    await fetch(`${url}/paykit/payment-requests?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: 'sid=carol' },
+      body: '{"reference":"sku-mug"}',
+    });
+    expect(seen).toEqual({
+      real: true,
+      same: true,
+      body: '{"reference":"sku-mug"}',
+      cookie: 'sid=carol',
+      url: `${url}/paykit/payment-requests?x=1`,
+      method: 'POST',
+      bodyUsed: true,
+      aborted: false,
+    });
+  });
+
+  it('answers a client that goes away in the middle of its body, without waiting for it', async () => {
+    let outcome: Promise<string> | undefined;
+    const url = await serve(
+      deferredHandler(async (request) => {
+        outcome = readBody(request, 1024, ['application/json']).then(
+          () => 'read',
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+        await outcome;
+        return json({});
+      }),
+    );
+    const request = httpRequest(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    request.on('error', () => undefined);
+    request.write('{"a":');
+    await expect.poll(() => outcome !== undefined).toBe(true);
+    request.destroy();
+    // The read fails (Node's 'aborted' error, or the adapter's own when the connection closes first).
+    expect(await outcome).not.toBe('read');
   });
 });

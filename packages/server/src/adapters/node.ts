@@ -8,7 +8,17 @@
  * a refused body is never waited for.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonText, markBodyRebuilt } from '../handler/http.js';
+import {
+  acceptsDeferredRequests,
+  BODY_READER,
+  jsonFields,
+  jsonText,
+  markBodyRebuilt,
+  setHeaders,
+  WEB_REQUEST,
+  type BodyReader,
+  type DeferredRequest,
+} from '../handler/http.js';
 
 /** A request as Express and Connect pass it: `originalUrl` is the URL before any mount path was removed. */
 type NodeRequest = IncomingMessage & { originalUrl?: string };
@@ -61,11 +71,21 @@ export async function handleNodeRequest(
     }
     return controller.signal;
   };
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const stream = body === undefined && hasBody ? bodyStream(req) : undefined;
+  // paykit's own handler reads its request through handler/http.ts, which takes a NodeIncoming as it is: no web
+  // Request, no body stream. Any other handler gets a real Request.
+  let incoming: NodeIncoming | undefined;
+  let stream: ReturnType<typeof bodyStream> | undefined;
   let response: Response;
   try {
-    const request = toRequest(req, signal, body?.bytes ?? stream?.body);
+    let request: Request;
+    if (acceptsDeferredRequests(handler)) {
+      incoming = new NodeIncoming(req, signal, body);
+      request = incoming as unknown as Request;
+    } else {
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      stream = body === undefined && hasBody ? bodyStream(req) : undefined;
+      request = toRequest(req, signal, body?.bytes ?? stream?.body);
+    }
     if (body?.rebuilt) markBodyRebuilt(request);
     response = await handler(request);
   } catch {
@@ -75,10 +95,10 @@ export async function handleNodeRequest(
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
   }
-  if (stream?.cancelled() && !req.complete) {
+  if ((incoming?.cancelled() ?? stream?.cancelled()) && !req.complete) {
     // The client may still be sending: say the connection ends, and drop what arrives until it does, so that
     // unread bytes do not turn the close into a reset that could lose the answer on the client's side.
-    response.headers.set('connection', 'close');
+    setHeaders(response, { connection: 'close' });
     req.resume();
   }
   return writeResponse(response, res);
@@ -130,6 +150,198 @@ function bodyStream(req: IncomingMessage): { body: ReadableStream<Uint8Array>; c
   return { body, cancelled: () => cancelled };
 }
 
+/**
+ * The body of `req` as {@link BodyReader} reads it, straight off the stream: a chunk at a time, `req` paused
+ * while no read is waiting. Cancelling pauses `req` (as {@link bodyStream}'s cancel does).
+ */
+function nodeBodyReader(req: IncomingMessage): BodyReader & { cancelled(): boolean } {
+  const chunks: Buffer[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let cancelled = false;
+  let listening = false;
+  let waiting: { resolve(chunk: Buffer | undefined): void; reject(error: Error): void } | undefined;
+  const wake = (): void => {
+    const waiter = waiting;
+    if (!waiter) return;
+    if (chunks.length > 0) {
+      waiting = undefined;
+      waiter.resolve(chunks.shift());
+    } else if (failure) {
+      waiting = undefined;
+      waiter.reject(failure);
+    } else if (ended || cancelled) {
+      waiting = undefined;
+      waiter.resolve(undefined);
+    }
+  };
+  const listen = (): void => {
+    listening = true;
+    req.on('data', (chunk: Buffer) => {
+      if (cancelled) return;
+      chunks.push(chunk);
+      req.pause();
+      wake();
+    });
+    req.once('end', () => {
+      ended = true;
+      wake();
+    });
+    const fail = (error: Error): void => {
+      if (ended) return;
+      failure ??= error;
+      wake();
+    };
+    req.once('error', fail);
+    // A client that goes away mid-body: the read fails instead of waiting forever.
+    req.once('close', () => {
+      if (!req.complete) fail(new Error('The client went away before the body was complete'));
+    });
+  };
+  return {
+    read() {
+      if (!listening) listen();
+      return new Promise<Buffer | undefined>((resolve, reject) => {
+        waiting = { resolve, reject };
+        wake();
+        if (waiting && !cancelled) req.resume();
+      }).then((chunk) => (chunk === undefined ? { done: true as const } : { done: false as const, value: chunk }));
+    },
+    cancel() {
+      cancelled = true;
+      req.pause();
+      wake();
+      return Promise.resolve();
+    },
+    cancelled: () => cancelled,
+  };
+}
+
+/** A body another middleware already read, as {@link BodyReader} reads it: one chunk. */
+function consumedBodyReader(bytes: string | Uint8Array): BodyReader {
+  let given = false;
+  return {
+    read() {
+      if (given) return Promise.resolve({ done: true as const });
+      given = true;
+      return Promise.resolve({ done: false as const, value: typeof bytes === 'string' ? Buffer.from(bytes) : bytes });
+    },
+    cancel() {
+      given = true;
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The members of `Request.prototype` that a {@link NodeIncoming} answers itself, without a Request. */
+const OWN = new Set<PropertyKey>(['constructor', 'method', 'url', 'headers', 'signal', 'body', Symbol.toStringTag]);
+
+/**
+ * A request of `node:http` as paykit's handler reads it (a {@link DeferredRequest}): `method`, `url`, `headers`
+ * and `signal` come from `req`, and the body is read off `req` itself, without the web `Request` and its body
+ * stream that {@link toRequest} builds. Anything else of a `Request` (`clone()`, `text()`, `cache`, ...), and
+ * `body` unless the handler read it directly, is the real `Request`'s, made on first use: that Request is what a
+ * hook of the merchant's gets ({@link WEB_REQUEST}). It passes `instanceof Request`; only the handler sees it.
+ */
+class NodeIncoming implements DeferredRequest {
+  readonly #req: NodeRequest;
+  readonly #signal: () => AbortSignal;
+  readonly #consumed: ConsumedBody | undefined;
+  readonly #hasBody: boolean;
+  #url: string | undefined;
+  #headers: Headers | undefined;
+  #reader: (BodyReader & { cancelled?(): boolean }) | null | undefined;
+  #request: Request | undefined;
+  #stream: ReturnType<typeof bodyStream> | undefined;
+
+  constructor(req: NodeRequest, signal: () => AbortSignal, consumed: ConsumedBody | undefined) {
+    this.#req = req;
+    this.#signal = signal;
+    this.#consumed = consumed;
+    this.#hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  }
+
+  get method(): string {
+    return this.#req.method ?? 'GET';
+  }
+
+  get url(): string {
+    this.#url ??= urlOf(this.#req).href;
+    return this.#url;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= headersOf(this.#req);
+    return this.#headers;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal();
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#hasBody ? this[WEB_REQUEST]().body : null;
+  }
+
+  /** True when the handler stopped reading the body (too large, too slow): see {@link handleNodeRequest}. */
+  cancelled(): boolean {
+    return (this.#reader?.cancelled?.() ?? false) || (this.#stream?.cancelled() ?? false);
+  }
+
+  [BODY_READER](): BodyReader | null | undefined {
+    if (this.#reader === undefined && this.#request === undefined) {
+      if (!this.#hasBody) this.#reader = null;
+      else if (this.#consumed) this.#reader = consumedBodyReader(this.#consumed.bytes);
+      else this.#reader = nodeBodyReader(this.#req);
+    }
+    return this.#reader;
+  }
+
+  [WEB_REQUEST](): Request {
+    if (this.#request) return this.#request;
+    let body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined;
+    if (this.#reader) {
+      body = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+    } else if (this.#consumed) body = this.#consumed.bytes;
+    else if (this.#hasBody) {
+      this.#stream = bodyStream(this.#req);
+      body = this.#stream.body;
+    }
+    this.#request = toRequest(this.#req, this.#signal, body, this.#headers);
+    // The handler has read (or is reading) the body off `req`: the Request's body is a used one, as it would be.
+    if (this.#reader) void this.#request.body?.getReader().read();
+    return this.#request;
+  }
+
+  static {
+    // Everything else of Request.prototype is the real Request's: its accessors read on it, its methods called
+    // on it.
+    for (const key of Reflect.ownKeys(Request.prototype)) {
+      if (OWN.has(key)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, key)!;
+      // Looked up on the Request each time: an IncomingRequest's own `clone` keeps the signal that aborts.
+      if (descriptor.get) {
+        Object.defineProperty(NodeIncoming.prototype, key, {
+          configurable: true,
+          get(this: NodeIncoming) {
+            return Reflect.get(this[WEB_REQUEST](), key);
+          },
+        });
+      } else if (typeof descriptor.value === 'function') {
+        Object.defineProperty(NodeIncoming.prototype, key, {
+          configurable: true,
+          writable: true,
+          value(this: NodeIncoming, ...args: unknown[]) {
+            const request = this[WEB_REQUEST]();
+            return (Reflect.get(request, key) as (...args: unknown[]) => unknown).apply(request, args);
+          },
+        });
+      }
+    }
+    Object.setPrototypeOf(NodeIncoming.prototype, Request.prototype);
+  }
+}
+
 function handle(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse) {
   return handleNodeRequest(handler, req, res).catch(() => res.destroy());
 }
@@ -176,19 +388,28 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
  */
 const PATH = /^\/(?:$|[^/\\\t\n\r])/;
 
-function toRequest(
-  req: NodeRequest,
-  signal: () => AbortSignal,
-  body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>,
-): Request {
+/**
+ * The URL of the request: its target resolved against the origin it came to. A plain host and a target that is
+ * a path (the usual case) make it by concatenation; anything else (an absolute or "//" target, an unusual
+ * Host) is resolved against the origin.
+ */
+function urlText(req: NodeRequest): string | URL {
   // The host comes from the socket's own address when the Host header is absent (HTTP/1.0).
   const host = req.headers.host ?? `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
   const protocol = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
   const origin = `${protocol}://${host}`;
   const target = req.originalUrl ?? req.url ?? '/';
-  // A plain host and a target that is a path (the usual case) make the URL by concatenation, which the Request
-  // parses once; anything else (an absolute or "//" target, an unusual Host) is resolved against the origin.
-  const url = PLAIN_HOST.test(host) && PATH.test(target) ? origin + target : new URL(target, origin);
+  return PLAIN_HOST.test(host) && PATH.test(target) ? origin + target : new URL(target, origin);
+}
+
+/** The request's URL as a `Request` would have it (parsed: normalised, percent-encoded). */
+function urlOf(req: NodeRequest): URL {
+  const url = urlText(req);
+  return typeof url === 'string' ? new URL(url) : url;
+}
+
+/** The request's headers, as sent (repeated ones appended). */
+function headersOf(req: NodeRequest): Headers {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i];
@@ -196,6 +417,17 @@ function toRequest(
     // HTTP/2 pseudo-headers (":path") are not headers of a Request.
     if (name !== undefined && value !== undefined && !name.startsWith(':')) headers.append(name, value);
   }
+  return headers;
+}
+
+function toRequest(
+  req: NodeRequest,
+  signal: () => AbortSignal,
+  body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>,
+  headers: Headers = headersOf(req),
+): Request {
+  // The Request parses the URL itself.
+  const url = urlText(req);
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (method !== 'GET' && method !== 'HEAD') {
@@ -212,6 +444,14 @@ function toRequest(
  * as @hono/node-server's, build its stream); any other body is read into one buffer first.
  */
 function writeResponse(response: Response, res: ServerResponse): Promise<void> | undefined {
+  const fields = jsonFields(response);
+  if (fields) {
+    // An answer of the handler's that is no Response yet: its fields as they are.
+    const text = jsonText(response)!;
+    res.writeHead(response.status, { ...fields, 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
+    return undefined;
+  }
   const text = jsonText(response);
   if (text !== undefined || !response.body) {
     send(response, res, text);

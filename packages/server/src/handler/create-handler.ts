@@ -17,7 +17,7 @@ import { apiFailureOf } from '../api/transport.js';
 import { apiFailureLine, errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
-import { setBodyDeadline } from './http.js';
+import { acceptDeferredRequests, hasBody, isDeferred, setBodyDeadline, setHeaders, webResponse } from './http.js';
 import { consoleLogger, redactingLogger } from './logger.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
@@ -203,7 +203,7 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
 
   const handler = async (request: Request): Promise<Response> => {
     // Counted from arrival, so that time spent before a route reads the body counts too.
-    if (request.body !== null) setBodyDeadline(request, Date.now() + bodyTimeoutMs);
+    if (hasBody(request)) setBodyDeadline(request, Date.now() + bodyTimeoutMs);
     const cors = corsHeaders(request, origins);
     let response: Response;
     try {
@@ -218,8 +218,9 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
     } catch (error) {
       response = errorResponse(error, logger);
     }
-    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
-    return response;
+    setHeaders(response, cors);
+    // The node adapter writes an answer as it is; anyone else (Deno, Bun, workers, a test) gets a Response.
+    return isDeferred(request) ? response : webResponse(response);
   };
   const check = async ({ merchant }: CheckOptions = {}): Promise<CheckReport> => {
     if (options.platform && merchant === undefined)
@@ -237,6 +238,8 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
       throw checkFailure(error, api.config.baseUrl.href);
     }
   };
+  // Every route reads its request through http.ts: the node adapter may hand it a request without a web Request.
+  acceptDeferredRequests(handler);
   return Object.assign(handler, { prefix, reconcile: sweep, check });
 }
 

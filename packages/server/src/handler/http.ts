@@ -10,15 +10,71 @@ const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-/** The text of each answer made by {@link json}: the body as it was given, for {@link jsonText}. */
-const texts = new WeakMap<Response, string>();
+/**
+ * An answer made by {@link json}: its status, headers and text, and the web `Response` made of them on first use.
+ * The handler gives a real `Response` to every caller but the node adapter ({@link webResponse}), which writes
+ * the answer from these fields: building a `Response` (its headers, its body stream) costs more than the rest of
+ * writing the answer.
+ */
+class JsonAnswer {
+  readonly status: number;
+  readonly text: string;
+  /** The headers while no `Response` was made; after that, the Response's own. */
+  fields: Record<string, string> | undefined;
+  #response: Response | undefined;
+
+  constructor(status: number, text: string, fields: Record<string, string>) {
+    this.status = status;
+    this.text = text;
+    this.fields = fields;
+  }
+
+  get headers(): Headers {
+    return this.response().headers;
+  }
+
+  /** The web `Response` of this answer (the same one each time). */
+  response(): Response {
+    if (!this.#response) {
+      this.#response = new Response(this.text, { status: this.status, headers: this.fields });
+      this.fields = undefined;
+    }
+    return this.#response;
+  }
+
+  static {
+    // Everything else of Response.prototype is the real Response's, so that code inside the handler may treat
+    // an answer as the Response it is typed as.
+    for (const key of Reflect.ownKeys(Response.prototype)) {
+      if (key === 'constructor' || key === 'status' || key === 'headers' || key === Symbol.toStringTag) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(Response.prototype, key)!;
+      if (descriptor.get) {
+        Object.defineProperty(JsonAnswer.prototype, key, {
+          configurable: true,
+          get(this: JsonAnswer) {
+            return Reflect.get(Response.prototype, key, this.response());
+          },
+        });
+      } else if (typeof descriptor.value === 'function') {
+        const method = descriptor.value as (...args: unknown[]) => unknown;
+        Object.defineProperty(JsonAnswer.prototype, key, {
+          configurable: true,
+          writable: true,
+          value(this: JsonAnswer, ...args: unknown[]) {
+            return method.apply(this.response(), args);
+          },
+        });
+      }
+    }
+    Object.setPrototypeOf(JsonAnswer.prototype, Response.prototype);
+  }
+}
 
 /** A JSON answer. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
-  const response = new Response(text, { status, headers: { ...BASE_HEADERS, ...headers } });
-  texts.set(response, text);
-  return response;
+  const fields: Record<string, string> = { ...BASE_HEADERS };
+  for (const name in headers) fields[name.toLowerCase()] = headers[name]!;
+  return new JsonAnswer(status, JSON.stringify(body), fields) as unknown as Response;
 }
 
 /**
@@ -26,7 +82,29 @@ export function json(body: unknown, status = 200, headers: Record<string, string
  * writes it as it is, instead of reading the answer's body stream back into a buffer.
  */
 export function jsonText(response: Response): string | undefined {
-  return texts.get(response);
+  return response instanceof JsonAnswer ? response.text : undefined;
+}
+
+/**
+ * The headers of an answer made by {@link json} while it is not a `Response` yet (names in lower case); undefined
+ * otherwise (then read `response.headers`).
+ */
+export function jsonFields(response: Response): Readonly<Record<string, string>> | undefined {
+  return response instanceof JsonAnswer ? response.fields : undefined;
+}
+
+/** Sets headers on an answer, without making a `Response` of one made by {@link json}. */
+export function setHeaders(response: Response, headers: Record<string, string>): void {
+  const fields = jsonFields(response);
+  for (const name in headers) {
+    if (fields) fields[name.toLowerCase()] = headers[name]!;
+    else response.headers.set(name, headers[name]!);
+  }
+}
+
+/** The answer as a web `Response` (an answer made by {@link json} becomes one). */
+export function webResponse(response: Response): Response {
+  return response instanceof JsonAnswer ? response.response() : response;
 }
 
 /** When each request's body must have arrived whole (ms since the epoch); see {@link setBodyDeadline}. */
@@ -103,9 +181,81 @@ export function isBodyRebuilt(request: Request): boolean {
   return rebuilt.has(request);
 }
 
+/** Reads a body chunk by chunk: the part of a web stream's reader that {@link readBody} uses. */
+export interface BodyReader {
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+  cancel(): Promise<void>;
+}
+
+/**
+ * What an adapter's request may offer instead of a web `Request` built for it (see `adapters/node.ts`): the body
+ * read from the server's own stream, and the `Request` itself, made when a hook of the merchant's asks for it.
+ * Every route reads through {@link readBody}, {@link hasBody} and {@link webRequest}, so both kinds are alike to it.
+ */
+export interface DeferredRequest {
+  /**
+   * The reader of the body off the server's own stream (the same one each time): null when there is no body,
+   * undefined once the `Request`'s own body stream was taken instead.
+   */
+  [BODY_READER](): BodyReader | null | undefined;
+  /** The `Request` this one stands for, made on first use (the same one each time). */
+  [WEB_REQUEST](): Request;
+}
+
+/** The key of {@link DeferredRequest}'s body reader. */
+export const BODY_READER = Symbol('paykit.bodyReader');
+/** The key of {@link DeferredRequest}'s `Request`. */
+export const WEB_REQUEST = Symbol('paykit.webRequest');
+
+/** Handlers that take a {@link DeferredRequest} (the handler's own): an adapter may skip building a `Request`. */
+const deferring = new WeakSet<object>();
+
+/** Says that `handler` reads its requests only through this module's functions: see {@link DeferredRequest}. */
+export function acceptDeferredRequests(handler: object): void {
+  deferring.add(handler);
+}
+
+/** True when `handler` takes a {@link DeferredRequest}. */
+export function acceptsDeferredRequests(handler: object): boolean {
+  return deferring.has(handler);
+}
+
+/** True when `request` is a {@link DeferredRequest}: an adapter's, which takes any answer of {@link json} as it is. */
+export function isDeferred(request: Request): boolean {
+  return WEB_REQUEST in request;
+}
+
+/** True when the request has a body (without making a deferred request's `Request`). */
+export function hasBody(request: Request): boolean {
+  const direct = directBody(request);
+  return direct === undefined ? request.body !== null : direct !== null;
+}
+
+function directBody(request: Request): BodyReader | null | undefined {
+  return BODY_READER in request ? (request as unknown as DeferredRequest)[BODY_READER]() : undefined;
+}
+
+/**
+ * The web `Request` to hand to the merchant's code (a hook may pass it to `fetch`, or read its `signal`): the
+ * request itself, or the one a deferred request stands for.
+ */
+export function webRequest(request: Request): Request {
+  return WEB_REQUEST in request ? (request as unknown as DeferredRequest)[WEB_REQUEST]() : request;
+}
+
+/** `{ request }` for a hook, its `Request` made only when the hook reads it. */
+export function hookContext(request: Request): { readonly request: Request } {
+  return {
+    get request() {
+      return webRequest(request);
+    },
+  };
+}
+
 async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
+  const direct = directBody(request);
+  if (direct === null || (direct === undefined && !request.body)) return new Uint8Array();
+  const reader: BodyReader = direct ?? request.body!.getReader();
   const deadline = deadlines.get(request);
   let timer: ReturnType<typeof setTimeout> | undefined;
   // One timer for the whole body (not one per chunk): it settles as 'expired' and each read races it.
@@ -125,7 +275,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
         reader.cancel().catch(() => undefined);
         throw new PaykitError('request_timeout', 'The body did not arrive in time', { status: 408 });
       }
-      if (next.done) break;
+      if (next.done || next.value === undefined) break;
       size += next.value.byteLength;
       if (size > maxBytes) {
         await reader.cancel();

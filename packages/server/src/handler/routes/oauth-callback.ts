@@ -14,7 +14,7 @@ import * as z from 'zod';
 import type { Platform } from '../../platform/platform.js';
 import { connectedBusinessAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
-import { json, readJsonObject } from '../http.js';
+import { hookContext, json, readJsonObject } from '../http.js';
 import type { PaykitHandlerOptions } from '../options.js';
 
 /** An issuer identifier (RFC 8414 section 2): an https URL, or http on this machine (the local sandbox). */
@@ -65,7 +65,7 @@ export function oauthCallbackRoute(platform: Platform, options: PaykitHandlerOpt
     } catch (error) {
       throw callbackFailure(error);
     }
-    await options.onConnected?.(connected, { request });
+    await options.onConnected?.(connected, hookContext(request));
     return json({ business: connectedBusinessAnswer(connected.business) } satisfies OAuthCallbackAnswer);
   };
 }

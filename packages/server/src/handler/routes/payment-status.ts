@@ -12,7 +12,7 @@ import { paymentRequestFact } from '../../facts/payment-request-fact.js';
 import { paymentStatusAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
 import type { EventStore } from '../event-store.js';
-import { json } from '../http.js';
+import { hookContext, json } from '../http.js';
 import type { Logger } from '../logger.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
 import type { PaykitHandlerOptions } from '../options.js';
@@ -60,7 +60,7 @@ async function recordFact(
   const event = paymentRequestFact(found, 'return');
   if (event === undefined) return;
   try {
-    await actOnce(store, options.onEvent, event, { request });
+    await actOnce(store, options.onEvent, event, hookContext(request));
   } catch (error) {
     logger.error(
       `paykit: onEvent could not act on ${event.fact} learnt from the return; a webhook or reconcile will offer it again`,

@@ -14,7 +14,7 @@ import {
 } from '@paykit/core';
 import { paymentAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
-import { json, readJsonObject } from '../http.js';
+import { hookContext, json, readJsonObject, webRequest } from '../http.js';
 import { DEFAULT_IDEMPOTENCY_POLICY, defaultIdempotencyScope, runIdempotently } from '../idempotency.js';
 import type { IdempotencyStore } from '../idempotency-store.js';
 import type { Logger } from '../logger.js';
@@ -54,7 +54,7 @@ export function startCheckoutRoute(
 /** The caller's scope: the merchant's hook, or the default; a hook that answers no text is a bug of the shop. */
 async function scopeOf(options: PaykitHandlerOptions, request: Request): Promise<string> {
   if (!options.idempotencyScope) return defaultIdempotencyScope(request);
-  const scope: unknown = await options.idempotencyScope(request);
+  const scope: unknown = await options.idempotencyScope(webRequest(request));
   if (typeof scope !== 'string') {
     throw new PaykitError('internal_error', `idempotencyScope returned ${typeof scope}, not a string`);
   }
@@ -71,7 +71,7 @@ async function start(
   const decided: PaymentRequestCreateInput = {
     ...(options.returnUrl === undefined ? {} : { redirect_url: withMerchant(options.returnUrl, choice.merchant) }),
     ...(options.webhookUrl === undefined ? {} : { webhook: withMerchant(options.webhookUrl, choice.merchant) }),
-    ...(await options.createPaymentRequest(choice, { request })),
+    ...(await options.createPaymentRequest(choice, hookContext(request))),
   };
   assertShownPrice(choice, decided);
   try {

@@ -38,7 +38,7 @@ import {
 } from '../../webhooks/received-webhook.js';
 import { asUpstreamFailure } from '../error-response.js';
 import type { EventStore } from '../event-store.js';
-import { isBodyRebuilt, json, readBody } from '../http.js';
+import { hookContext, isBodyRebuilt, json, readBody } from '../http.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
 import type { ConfirmedEvent, PaykitHandlerOptions, WebhookSaltContext } from '../options.js';
 
@@ -65,7 +65,7 @@ export function webhooksRoute(
     if (salt !== undefined) await checkWebhookSignature(received, salt);
     const claim = claimOf(received);
     const event = await confirm(await merchants(businessId), claim, salt !== undefined);
-    const outcome = await actOnce(store, options.onEvent, event, { request });
+    const outcome = await actOnce(store, options.onEvent, event, hookContext(request));
     if (outcome === 'busy') {
       // Not "received": the holder's hook may still fail and give the fact back, and then only a redelivery runs it.
       throw new PaykitError(
