@@ -64,8 +64,12 @@ async function serve(path: Path, sandboxUrl: string, database?: { url: string; p
   );
   const next = <T>(): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as T));
-      child.once('exit', (code) => reject(new Error(`${path} server ended (${code})`)));
+      const ended = (code: number | null) => reject(new Error(`${path} server ended (${code})`));
+      child.once('exit', ended);
+      child.once('message', (message) => {
+        child.off('exit', ended);
+        resolve(message as T);
+      });
     });
   const { url } = await next<{ url: string }>();
   return {

@@ -95,7 +95,7 @@ export function jsonFields(response: Response): Readonly<Record<string, string>>
 
 /** Sets headers on an answer, without making a `Response` of one made by {@link json}. */
 export function setHeaders(response: Response, headers: Record<string, string>): void {
-  const fields = jsonFields(response);
+  const fields = response instanceof JsonAnswer ? response.fields : undefined;
   for (const name in headers) {
     if (fields) fields[name.toLowerCase()] = headers[name]!;
     else response.headers.set(name, headers[name]!);
