@@ -3,6 +3,7 @@
  * (The sandbox's `sandbox.json` is the sandbox's business.) Each is read once at start and rewritten whole after
  * each change, to `<file>.<pid>.tmp` with mode 0600 renamed over the file: `platform.json` holds a client secret.
  */
+import { isJsonObject } from '@paykit/core';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 
@@ -49,6 +50,11 @@ export async function readDataFile<T>(file: string, check: (value: unknown) => v
     throw new DemoDataFileError(file, `The demo data file ${file} is not one this demo wrote (version 1). ${advice}`);
   }
   return value;
+}
+
+/** True when `value` is a data file's object of version 1 (the only one so far), its other fields unread. */
+export function isVersionOne(value: unknown): value is Record<string, unknown> & { version: 1 } {
+  return isJsonObject(value) && value.version === 1;
 }
 
 /** The system's code of a failed file operation (`ENOENT`, `EEXIST`), if it has one. */

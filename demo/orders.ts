@@ -2,7 +2,8 @@
  * The demo shop's order book, written only by confirmed webhook events: what a real shop would ship.
  */
 import type { ConfirmedEvent } from '@paykit/server';
-import { JsonFileWriter, readDataFile } from './data-file.js';
+import { isJsonObject } from '@paykit/core';
+import { isVersionOne, JsonFileWriter, readDataFile } from './data-file.js';
 
 /** One payment request the shop heard about, with how many times each confirmed event reached the hook. */
 export interface Order {
@@ -56,16 +57,12 @@ export class OrderBook {
 }
 
 function isOrdersFile(value: unknown): value is OrdersFile {
-  const file = value as Partial<OrdersFile> | null;
   return (
-    typeof file === 'object' &&
-    file !== null &&
-    file.version === 1 &&
-    Array.isArray(file.orders) &&
-    file.orders.every(
-      (o: Partial<Order> | null) =>
-        typeof o === 'object' &&
-        o !== null &&
+    isVersionOne(value) &&
+    Array.isArray(value.orders) &&
+    value.orders.every(
+      (o: unknown) =>
+        isJsonObject(o) &&
         [o.id, o.status, o.amount, o.currency].every((field) => typeof field === 'string') &&
         typeof o.events === 'object' &&
         o.events !== null,

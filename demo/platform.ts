@@ -5,7 +5,7 @@
  */
 import type { RunningSandbox } from '@paykit/sandbox';
 import { createHash } from 'node:crypto';
-import { formatMinor, formatPrice, parseAmount, type PaymentRequest } from '@paykit/core';
+import { formatMinor, formatPrice, isJsonObject, parseAmount, type PaymentRequest } from '@paykit/core';
 import {
   createPaykitHandler,
   type ConnectionStore,
@@ -14,7 +14,7 @@ import {
   type PaykitHandler,
   type Platform,
 } from '@paykit/server';
-import { JsonFileWriter, readDataFile } from './data-file.js';
+import { isVersionOne, JsonFileWriter, readDataFile } from './data-file.js';
 import { escape, layout } from './pages.js';
 
 /** The demo merchant that connects to the platform, and its owner on the sandbox dashboard. */
@@ -80,6 +80,7 @@ export async function startPlatformDemo(
       body: JSON.stringify(body),
     });
     if (!answer.ok) throw new Error(`sandbox ${path}: ${answer.status} ${await answer.text()}`);
+    // The sandbox's own control API: its answers' fields read here (ids, secrets) are strings.
     return (await answer.json()) as Record<string, string>;
   };
   const redirectUri = `${siteUrl}/platform/return`;
@@ -262,16 +263,14 @@ async function paymentsOf(platform: Platform, businessId: string): Promise<Payme
 }
 
 function isPlatformFile(value: unknown): value is PlatformFile {
-  const file = value as Partial<PlatformFile> | null;
   return (
-    typeof file === 'object' &&
-    file !== null &&
-    file.version === 1 &&
-    [file.clientId, file.clientSecret, file.redirectUri, file.merchantId].every((field) => typeof field === 'string') &&
-    Array.isArray(file.connected) &&
-    file.connected.every(
-      (c: Partial<ConnectedBusiness> | null) =>
-        typeof c === 'object' && c !== null && typeof c.businessId === 'string' && typeof c.business === 'object',
+    isVersionOne(value) &&
+    [value.clientId, value.clientSecret, value.redirectUri, value.merchantId].every(
+      (field) => typeof field === 'string',
+    ) &&
+    Array.isArray(value.connected) &&
+    value.connected.every(
+      (c: unknown) => isJsonObject(c) && typeof c.businessId === 'string' && typeof c.business === 'object',
     )
   );
 }

@@ -147,7 +147,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       });
     if (path === '/return') return page(res, returnPage(), sandbox.url, 'no-referrer');
     if (path === '/react' || path === '/vue') {
-      const framework = path.slice(1) as Framework;
+      const framework: Framework = path === '/react' ? 'react' : 'vue';
       const policies = framework === 'vue' ? POLICIES.vue : POLICIES.default;
       return page(res, frameworkPage(framework, PRODUCTS, sandbox.url), sandbox.url, undefined, policies);
     }
@@ -219,6 +219,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     await sandbox.close();
     throw error;
   }
+  // A listening TCP server's address is an AddressInfo (a string only for a pipe).
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Made once the port is known: the checkout returns to this origin and the sandbox posts events to it.
   paykit = toNodeListener(

@@ -5,5 +5,6 @@ import { SHOP_DATA_ID, type ShopData } from './shop-data.js';
 export function readShopData(): ShopData {
   const block = document.getElementById(SHOP_DATA_ID);
   if (!block?.textContent) throw new Error(`The page has no #${SHOP_DATA_ID} data block`);
+  // The block shop-data.ts wrote into this page on the server: the page's own data.
   return JSON.parse(block.textContent) as ShopData;
 }

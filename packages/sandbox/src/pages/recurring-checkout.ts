@@ -78,7 +78,7 @@ function form(
   const minor = majorToMinor(record.amount, { field: 'amount', allowZero: true });
   const amount = minor > 0 ? formatPrice(formatMinor(minor), String(record.currency)) : '';
   const redirect = typeof record.redirect_url === 'string' ? record.redirect_url : '';
-  const card = record.payment_method as { card?: { brand?: string; last4?: string } } | null;
+  const card = record.payment_method;
   const heading = html`<div class="merchant">
     <span class="merchant-mark" aria-hidden="true">${[...merchant.trim()][0]?.toUpperCase() ?? '?'}</span>
     <h1>Save a card for ${merchant}</h1>

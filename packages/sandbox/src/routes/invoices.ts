@@ -50,7 +50,7 @@ export function invoiceHandlers(sandbox: SandboxContext): HandlersOf<'invoices'>
         .list('invoices', businessId)
         .filter(
           (i) =>
-            (customerEmail === undefined || (i.customer as { email?: string } | null)?.email === customerEmail) &&
+            (customerEmail === undefined || i.customer?.email === customerEmail) &&
             (status === undefined || i.status === status) &&
             (reference === undefined || i.reference === reference),
         );

@@ -140,6 +140,7 @@ function requestFailure(error: unknown, issuer: string): PaykitError {
 
 function metadataFailure(error: unknown, issuer: string): PaykitError {
   if (error instanceof oauth.OperationProcessingError && error.code === oauth.JSON_ATTRIBUTE_COMPARISON) {
+    // oauth4webapi puts the metadata it compared on `cause.body` (typed unknown): read defensively, shown as text.
     const named = (error.cause as { body?: { issuer?: unknown } } | undefined)?.body?.issuer;
     // Not `issuer_mismatch`: that code blames the callback's `iss`. This is the shop's configuration (or the
     // server's metadata) being wrong, a 502 whose cause is logged.

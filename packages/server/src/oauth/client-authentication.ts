@@ -71,12 +71,12 @@ function isKeyHolder(value: unknown): value is { key: unknown; kid?: string } {
 
 /** A private WebCrypto key (checked by shape: the type checks of this package do not include the DOM lib). */
 function isPrivateKey(value: unknown): value is oauth.CryptoKey {
-  const key = value as Partial<oauth.CryptoKey> | null | undefined;
   return (
-    typeof key === 'object' &&
-    key !== null &&
-    Object.prototype.toString.call(key) === '[object CryptoKey]' &&
-    key.type === 'private'
+    typeof value === 'object' &&
+    value !== null &&
+    Object.prototype.toString.call(value) === '[object CryptoKey]' &&
+    'type' in value &&
+    value.type === 'private'
   );
 }
 

@@ -75,6 +75,7 @@ export class CredentialSealer {
         decipher.setAAD(Buffer.from(businessId, 'utf8'));
         decipher.setAuthTag(sealed.tag);
         const text = Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
+        // Authenticated by AES-GCM under this business's id: the JSON this sealer itself wrote.
         return JSON.parse(text) as MerchantCredentials;
       } catch (error) {
         failure = error;

@@ -67,6 +67,7 @@ export class FileConnectionStore implements ConnectionStore {
 
   #load(): Promise<Map<string, SealedEntry>> {
     this.#entries ??= readFile(this.#path, 'utf8').then(
+      // This store's own file (mode 0600); each entry is authenticated again when it is opened.
       (text) => new Map(Object.entries(JSON.parse(text) as Record<string, SealedEntry>)),
       (error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return new Map<string, SealedEntry>();
