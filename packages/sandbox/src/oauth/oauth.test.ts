@@ -2,26 +2,14 @@ import { call } from '@paykit/test-support/sandbox-calls';
 import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
 import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../start.js';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../start.js';
+import { REDIRECT, useRegisteredApp, type RegisteredApp } from '../../test-support/registered-app.js';
 import { SEED_USER } from './oauth-state.js';
 
 let sandbox: RunningSandbox;
-const REDIRECT = 'https://platform.example/connect/callback';
-let app: { client_id: string; client_secret: string };
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, oauth: { tokenRequestsPerMinute: 90 } });
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await call(sandbox, 'POST', '/_sandbox/reset');
-  app = await registerApp(sandbox, {
-    name: 'Acme Platform',
-    redirectUris: [REDIRECT],
-    scopes: ['business:read', 'payments'],
-  });
-});
+let app: RegisteredApp;
+useRegisteredApp((fixture) => ({ sandbox, app } = fixture), { oauth: { tokenRequestsPerMinute: 90 } });
 
 const verifier = () => randomBytes(32).toString('base64url');
 const challengeOf = (v: string) => createHash('sha256').update(v).digest('base64url');

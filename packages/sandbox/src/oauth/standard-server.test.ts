@@ -4,28 +4,15 @@
  * endpoint (RFC 6749 section 2.3.1).
  */
 import { call } from '@paykit/test-support/sandbox-calls';
-import { registerApp } from '@paykit/test-support/sandbox-control';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../start.js';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../start.js';
+import { REDIRECT, useRegisteredApp, type RegisteredApp } from '../../test-support/registered-app.js';
 import { readBasicCredentials } from './client-basic-auth.js';
 import { SEED_USER } from './oauth-state.js';
 
 let sandbox: RunningSandbox;
-const REDIRECT = 'https://platform.example/connect/callback';
-let app: { client_id: string; client_secret: string };
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await call(sandbox, 'POST', '/_sandbox/reset');
-  app = await registerApp(sandbox, {
-    name: 'Acme Platform',
-    redirectUris: [REDIRECT],
-    scopes: ['business:read', 'payments'],
-  });
-});
+let app: RegisteredApp;
+useRegisteredApp((fixture) => ({ sandbox, app } = fixture));
 
 /** A code, as the consent page's Connect gives it; returns the whole redirect. */
 async function approved(state = 's-1'): Promise<URL> {

@@ -5,26 +5,14 @@
 import { call } from '@paykit/test-support/sandbox-calls';
 import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
 import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_USER } from '../oauth/oauth-state.js';
-import { startSandbox, type RunningSandbox } from '../start.js';
+import type { RunningSandbox } from '../start.js';
+import { REDIRECT, useRegisteredApp, type RegisteredApp } from '../../test-support/registered-app.js';
 
 let sandbox: RunningSandbox;
-const REDIRECT = 'https://platform.example/connect/callback';
-let app: { client_id: string; client_secret: string };
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await call(sandbox, 'POST', '/_sandbox/reset');
-  app = await registerApp(sandbox, {
-    name: 'Acme Platform',
-    redirectUris: [REDIRECT],
-    scopes: ['business:read', 'payments'],
-  });
-});
+let app: RegisteredApp;
+useRegisteredApp((fixture) => ({ sandbox, app } = fixture));
 
 /** One page load: no redirect followed, the session cookie kept. */
 async function browse(path: string, init: { cookie?: string; form?: Record<string, string>; headers?: object } = {}) {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createPlatform } from '../platform/platform.js';
 import { rememberedSecrets } from '../secrets.js';
-import { MemoryConnectionStore } from './connection-store.js';
+import { MemoryConnectionStore, type OAuthTokens } from './connection-store.js';
 
 const request = { id: 'pr_1', status: 'pending', url: 'https://checkout.test/pr_1', amount: '1.00', currency: 'sgd' };
 const tokens = (access: string) => ({
@@ -13,6 +13,10 @@ const tokens = (access: string) => ({
   access_token: access,
   refresh_token: `${access}-refresh`,
 });
+
+/** Stores biz_1's OAuth connection: `fresh` and `r1` unless `tokens` says otherwise, as a connect left it. */
+const storeTokens = (store: MemoryConnectionStore, tokens: Partial<OAuthTokens> & { expiresAt: number }) =>
+  store.set('biz_1', { kind: 'oauth', accessToken: 'fresh', refreshToken: 'r1', ...tokens });
 
 /** A fake Payments API on a real port: a token endpoint and one payment request readable with `Bearer fresh`. */
 async function startApi(token: (req: ScriptedRequest) => { status?: number; body: unknown; delayMs?: number }) {
@@ -272,35 +276,17 @@ describe('when to refresh, and connections that cannot be refreshed', () => {
     const api = await startApi(() => ({ body: tokens('fresh') }));
     const store = new MemoryConnectionStore();
     const now = Date.now();
-    await store.set('biz_1', {
-      kind: 'oauth',
-      accessToken: 'fresh',
-      refreshToken: 'r1',
-      issuedAt: now,
-      expiresAt: now + 5 * MINUTE,
-    });
+    await storeTokens(store, { issuedAt: now, expiresAt: now + 5 * MINUTE });
     const platform = platformOn(api.url, store);
     try {
       for (let i = 0; i < 3; i += 1) await platform.merchant('biz_1').getPaymentRequest('pr_1');
       expect(tokenRequests(api)).toBe(0);
       // 40 s left: still more than the lead (10 % of 5 minutes).
-      await store.set('biz_1', {
-        kind: 'oauth',
-        accessToken: 'fresh',
-        refreshToken: 'r1',
-        issuedAt: now - 260_000,
-        expiresAt: now + 40_000,
-      });
+      await storeTokens(store, { issuedAt: now - 260_000, expiresAt: now + 40_000 });
       await platform.merchant('biz_1').getPaymentRequest('pr_1');
       expect(tokenRequests(api)).toBe(0);
       // 20 s left: inside it.
-      await store.set('biz_1', {
-        kind: 'oauth',
-        accessToken: 'fresh',
-        refreshToken: 'r1',
-        issuedAt: now - 280_000,
-        expiresAt: now + 20_000,
-      });
+      await storeTokens(store, { issuedAt: now - 280_000, expiresAt: now + 20_000 });
       await platform.merchant('biz_1').getPaymentRequest('pr_1');
       expect(tokenRequests(api)).toBe(1);
       expect(await store.get('biz_1')).toMatchObject({ refreshToken: 'fresh-refresh', issuedAt: expect.any(Number) });
@@ -329,20 +315,10 @@ describe('when to refresh, and connections that cannot be refreshed', () => {
       await platform.merchant('biz_1').getPaymentRequest('pr_1');
       expect(tokenRequests(api)).toBe(1);
       // Written by an earlier version: no issuedAt, the former fixed 5-minute lead.
-      await store.set('biz_1', {
-        kind: 'oauth',
-        accessToken: 'fresh',
-        refreshToken: 'r1',
-        expiresAt: Date.now() + 5.5 * MINUTE,
-      });
+      await storeTokens(store, { expiresAt: Date.now() + 5.5 * MINUTE });
       await platform.merchant('biz_1').getPaymentRequest('pr_1');
       expect(tokenRequests(api)).toBe(1);
-      await store.set('biz_1', {
-        kind: 'oauth',
-        accessToken: 'fresh',
-        refreshToken: 'r1',
-        expiresAt: Date.now() + 4.5 * MINUTE,
-      });
+      await storeTokens(store, { expiresAt: Date.now() + 4.5 * MINUTE });
       await platform.merchant('biz_1').getPaymentRequest('pr_1');
       expect(tokenRequests(api)).toBe(2);
     } finally {
