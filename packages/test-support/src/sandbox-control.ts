@@ -70,6 +70,19 @@ export async function createUser(
   return accepted(answer, 'create the user').body as { id: string };
 }
 
+/** The email of the seeded business's member that {@link addMember} creates. */
+export const MEMBER_EMAIL = 'clerk@demo-store.test';
+
+/** Adds Clerk, a member (neither Owner nor Admin) of the seeded business: the user the dashboard refuses. */
+export function addMember(sandbox: RunningSandbox): Promise<{ id: string }> {
+  return createUser(sandbox, {
+    email: MEMBER_EMAIL,
+    name: 'Clerk',
+    businessId: sandbox.seed.businessId,
+    role: 'member',
+  });
+}
+
 /** The answer when it is a success; otherwise an error naming what was tried and what came back. */
 export function accepted(answer: Answer, what: string): Answer {
   if (answer.status >= 200 && answer.status < 300) return answer;

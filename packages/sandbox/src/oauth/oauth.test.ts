@@ -1,5 +1,5 @@
 import { call } from '@paykit/test-support/sandbox-calls';
-import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
+import { addMember, createBusiness, registerApp } from '@paykit/test-support/sandbox-control';
 import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -177,12 +177,7 @@ describe('authorization request checks', () => {
   });
 
   it('lets only Owners and Admins approve', async () => {
-    const member = await createUser(sandbox, {
-      email: 'clerk@demo-store.test',
-      name: 'Clerk',
-      businessId: sandbox.seed.businessId,
-      role: 'member',
-    });
+    const member = await addMember(sandbox);
     const refused = await call(sandbox, 'POST', '/_sandbox/oauth/approve', {
       json: {
         user_id: member.id,

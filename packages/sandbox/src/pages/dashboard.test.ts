@@ -3,7 +3,7 @@
  * the consent page's refusals and redirects, the Connected apps page, and the attacks on them.
  */
 import { call } from '@paykit/test-support/sandbox-calls';
-import { createBusiness, createUser, registerApp } from '@paykit/test-support/sandbox-control';
+import { addMember, createBusiness, MEMBER_EMAIL, registerApp } from '@paykit/test-support/sandbox-control';
 import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { describe, expect, it } from 'vitest';
 import { SEED_USER } from '../oauth/oauth-state.js';
@@ -46,6 +46,18 @@ const authorizeUrl = (params: Record<string, string> = {}) =>
     state: 'st-9',
     ...params,
   })}`;
+
+/** The consent form's fields as its Approve button posts them: for the seeded business unless `business` says. */
+const approval = (csrf: string, business = sandbox.seed.businessId) => ({
+  client_id: app.client_id,
+  redirect_uri: REDIRECT,
+  response_type: 'code',
+  scope: 'payments',
+  state: 'st-9',
+  business_id: business,
+  decision: 'approve',
+  csrf,
+});
 
 const csrfOf = (text: string) => /name="csrf" value="([^"]+)"/.exec(text)![1]!;
 
@@ -179,13 +191,8 @@ describe('the consent page', () => {
   });
 
   it('shows a member a refusal, and refuses an approval a member posts anyway', async () => {
-    await createUser(sandbox, {
-      email: 'clerk@demo-store.test',
-      name: 'Clerk',
-      businessId: sandbox.seed.businessId,
-      role: 'member',
-    });
-    const cookie = await signInAs('clerk@demo-store.test');
+    await addMember(sandbox);
+    const cookie = await signInAs(MEMBER_EMAIL);
     const page = await browse(authorizeUrl(), { cookie });
     expect(page.status).toBe(403);
     expect(page.text).toContain('Only an Owner or Admin');
@@ -193,16 +200,7 @@ describe('the consent page', () => {
     // No page shows a member a CSRF token; a guessed one is refused before the role is even looked at.
     const forced = await browse('/oauth/authorize', {
       cookie,
-      form: {
-        client_id: app.client_id,
-        redirect_uri: REDIRECT,
-        response_type: 'code',
-        scope: 'payments',
-        state: 'st-9',
-        business_id: sandbox.seed.businessId,
-        decision: 'approve',
-        csrf: 'guess',
-      },
+      form: approval('guess'),
     });
     expect(forced.status).toBe(403);
     expect(forced.location).toBeNull();
@@ -210,16 +208,7 @@ describe('the consent page', () => {
     const session = sandbox.context.oauth.sessions.get(cookie.split('=')[1]!)!;
     const withToken = await browse('/oauth/authorize', {
       cookie,
-      form: {
-        client_id: app.client_id,
-        redirect_uri: REDIRECT,
-        response_type: 'code',
-        scope: 'payments',
-        state: 'st-9',
-        business_id: sandbox.seed.businessId,
-        decision: 'approve',
-        csrf: session.csrf,
-      },
+      form: approval(session.csrf),
     });
     expect(withToken.status).toBe(403);
     expect(withToken.text).toContain('Only an Owner or Admin');
@@ -232,16 +221,7 @@ describe('the consent page', () => {
     const consent = await browse(authorizeUrl(), { cookie });
     const approve = await browse('/oauth/authorize', {
       cookie,
-      form: {
-        client_id: app.client_id,
-        redirect_uri: REDIRECT,
-        response_type: 'code',
-        scope: 'payments',
-        state: 'st-9',
-        business_id: other.id,
-        decision: 'approve',
-        csrf: csrfOf(consent.text),
-      },
+      form: approval(csrfOf(consent.text), other.id),
     });
     expect(approve.status).toBe(403);
     expect(approve.location).toBeNull();
@@ -250,16 +230,7 @@ describe('the consent page', () => {
   it('refuses a consent form posted cross-site, and one without a session', async () => {
     const cookie = await signInAs(SEED_USER.email);
     const consent = await browse(authorizeUrl(), { cookie });
-    const fields = {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope: 'payments',
-      state: 'st-9',
-      business_id: sandbox.seed.businessId,
-      decision: 'approve',
-      csrf: csrfOf(consent.text),
-    };
+    const fields = approval(csrfOf(consent.text));
     const crossSite = await browse('/oauth/authorize', {
       cookie,
       form: fields,
@@ -323,13 +294,8 @@ describe('Connected apps', () => {
       form: { business_id: sandbox.seed.businessId, client_id: app.client_id },
     });
     expect(noCsrf.status).toBe(403);
-    await createUser(sandbox, {
-      email: 'clerk@demo-store.test',
-      name: 'Clerk',
-      businessId: sandbox.seed.businessId,
-      role: 'member',
-    });
-    const clerk = await signInAs('clerk@demo-store.test');
+    await addMember(sandbox);
+    const clerk = await signInAs(MEMBER_EMAIL);
     const page = await browse('/dashboard/connected-apps', { cookie: clerk });
     expect(page.status).toBe(403);
     expect(page.text).not.toContain('Acme Platform');

@@ -6,7 +6,7 @@
  */
 import { startHttpRecorder, type HttpRecorder } from '@paykit/test-support/http-recorder';
 import { call } from '@paykit/test-support/sandbox-calls';
-import { createBusiness, createUser } from '@paykit/test-support/sandbox-control';
+import { addMember, createBusiness, createUser, MEMBER_EMAIL } from '@paykit/test-support/sandbox-control';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SEED_USER } from '../oauth/oauth-state.js';
 import { startSandbox, type RunningSandbox } from '../start.js';
@@ -140,13 +140,8 @@ describe('API keys', () => {
   });
 
   it('shows no key to a member, nor another business key to its owner, and sends a visitor to sign in', async () => {
-    await createUser(sandbox, {
-      email: 'clerk@demo-store.test',
-      name: 'Clerk',
-      businessId: sandbox.seed.businessId,
-      role: 'member',
-    });
-    const member = await browse('/dashboard/api-keys', { cookie: await signInAs('clerk@demo-store.test') });
+    await addMember(sandbox);
+    const member = await browse('/dashboard/api-keys', { cookie: await signInAs(MEMBER_EMAIL) });
     expect(member.status).toBe(403);
     expect(member.text).not.toContain(sandbox.seed.salt);
     expect(member.text).not.toContain(sandbox.seed.apiKey);
@@ -296,13 +291,8 @@ describe('webhook endpoints from the page', () => {
   it('shows a member neither endpoints nor deliveries, and refuses the forms a member posts with a real token', async () => {
     const session = await owner();
     await addReceiver(session);
-    await createUser(sandbox, {
-      email: 'clerk@demo-store.test',
-      name: 'Clerk',
-      businessId: sandbox.seed.businessId,
-      role: 'member',
-    });
-    const cookie = await signInAs('clerk@demo-store.test');
+    await addMember(sandbox);
+    const cookie = await signInAs(MEMBER_EMAIL);
     const page = await browse('/dashboard/webhooks', { cookie });
     expect(page.status).toBe(403);
     expect(page.text).not.toContain(receiver.url);
