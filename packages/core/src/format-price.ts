@@ -36,6 +36,7 @@ export function formatPrice(amount: string | number, currency: string): string {
   }
   const own = formatOf(currency, false);
   const cents = /[1-9]/.test(match[1] ?? '') && (own.resolvedOptions().maximumFractionDigits ?? 2) < 2;
+  // DECIMAL matched it: a decimal string, which Intl formats exactly (TypeScript types that as a template).
   return (cents ? formatOf(currency, true) : own).format(text as Intl.StringNumericLiteral);
 }
 

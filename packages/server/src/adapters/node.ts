@@ -80,6 +80,7 @@ export async function handleNodeRequest(
     let request: Request;
     if (acceptsDeferredRequests(handler)) {
       incoming = new NodeIncoming(req, signal, body);
+      // Duck-typed: a handler that accepts deferred requests reads only what NodeIncoming has (see above).
       request = incoming as unknown as Request;
     } else {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
@@ -333,6 +334,7 @@ class NodeIncoming implements DeferredRequest {
           writable: true,
           value(this: NodeIncoming, ...args: unknown[]) {
             const request = this[WEB_REQUEST]();
+            // The key names a method of Request.prototype (checked above), so the property is a function.
             return (Reflect.get(request, key) as (...args: unknown[]) => unknown).apply(request, args);
           },
         });

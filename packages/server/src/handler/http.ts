@@ -56,6 +56,7 @@ class JsonAnswer {
           },
         });
       } else if (typeof descriptor.value === 'function') {
+        // typeof checked just above; the descriptor types its value `any`.
         const method = descriptor.value as (...args: unknown[]) => unknown;
         Object.defineProperty(JsonAnswer.prototype, key, {
           configurable: true,
@@ -74,6 +75,7 @@ class JsonAnswer {
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   const fields: Record<string, string> = { ...BASE_HEADERS };
   for (const name in headers) fields[name.toLowerCase()] = headers[name]!;
+  // A JsonAnswer is a Response by its prototype (set above) and makes the real one only when read.
   return new JsonAnswer(status, JSON.stringify(body), fields) as unknown as Response;
 }
 
@@ -232,6 +234,7 @@ export function hasBody(request: Request): boolean {
 }
 
 function directBody(request: Request): BodyReader | null | undefined {
+  // Only a deferred request (the Node adapter's NodeIncoming) carries BODY_READER.
   return BODY_READER in request ? (request as unknown as DeferredRequest)[BODY_READER]() : undefined;
 }
 

@@ -23,6 +23,7 @@ const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const createHash = (() => {
   try {
     const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    // getBuiltinModule answers unknown (Node 22.3+ only, read off an optional process): the one function used.
     const builtin = runtime?.getBuiltinModule?.('node:crypto') as
       { createHash?: (algorithm: string) => { update(text: string): { digest(encoding: 'hex'): string } } } | undefined;
     return typeof builtin?.createHash === 'function' ? builtin.createHash : undefined;
