@@ -243,6 +243,7 @@ function directBody(request: Request): BodyReader | null | undefined {
  * request itself, or the one a deferred request stands for.
  */
 export function webRequest(request: Request): Request {
+  // Likewise: only a deferred request carries WEB_REQUEST.
   return WEB_REQUEST in request ? (request as unknown as DeferredRequest)[WEB_REQUEST]() : request;
 }
 
