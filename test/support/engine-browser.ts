@@ -12,6 +12,7 @@
  * so an error thrown while it loads shows only through its effect (the flow then fails). The violations are also
  * reported by the browsers to the demo and the sandbox (`report-uri`), in every engine: the tests read both.
  */
+import { writeFile } from 'node:fs/promises';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
 import { FIREFOX_PATH, startWebKitDriver, webkitCapabilities, type Engine } from '@paykit/test-support/engines';
 import puppeteer, {
@@ -79,6 +80,10 @@ export interface Tab {
   tabBeside(): Promise<Tab>;
   /** Whether this tab's window is gone (a popup that closed itself, or was closed). */
   isClosed(): Promise<boolean>;
+  /** Clicks the element `selector` matches in the page (not only a button or link), with real input events. */
+  clickOn(selector: string): Promise<void>;
+  /** Saves a PNG of the page (the whole page in Chromium and Firefox; what the window shows in WebKit). */
+  screenshot(path: string): Promise<void>;
 }
 
 /** A tab a test drives, in a window of another tab's browser profile (`popup()`, `tabBeside()`). */
@@ -94,11 +99,23 @@ interface Within {
 /** The keys {@link Tab.press} presses (each has a WebDriver code point, below). */
 export type Key = 'Escape' | 'Enter' | 'Tab';
 
-/** What a new tab is. */
+/**
+ * What a new tab is. For `viewport` and `colorScheme`: Chromium emulates both; Firefox sizes its viewport and shows
+ * a dark page in a second Firefox started with a dark-theme preference (BiDi has no colour-scheme emulation);
+ * WebKit starts its MiniBrowser with `--dark-mode` and sizes the window so that its viewport is `viewport`, but no
+ * narrower than {@link WEBKIT_NARROWEST} (GTK's minimum for MiniBrowser's toolbar): read `innerWidth` for the width.
+ */
 export interface TabOptions {
   /** A touch screen, as a phone has (Chromium takes touch input only then; Firefox and WebKit always do). */
   touch?: boolean;
+  /** The viewport's size in CSS pixels (the default is each engine's, about 1024 or 800 px wide). */
+  viewport?: { width: number; height: number };
+  /** What `prefers-color-scheme` answers (the default is light). */
+  colorScheme?: 'light' | 'dark';
 }
+
+/** The narrowest viewport WebKitGTK's MiniBrowser window allows, in CSS pixels (its toolbar's minimum width). */
+export const WEBKIT_NARROWEST = 447;
 
 /** An iframe of a tab's page: clicks with real input events, as on the page. */
 export type FrameView = Pick<Tab, 'click' | 'text' | 'has' | 'run'>;
@@ -200,20 +217,36 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
       ? await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
       : await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
   const contexts = new Set<BrowserContext>();
+  // Firefox's colour scheme is a preference of the whole browser: dark tabs open in a second Firefox, started once.
+  let darkFirefox: Promise<PuppeteerBrowser> | undefined;
+  const browserFor = (options: TabOptions): Promise<PuppeteerBrowser> =>
+    engine === 'firefox' && options.colorScheme === 'dark'
+      ? (darkFirefox ??= puppeteer.launch({
+          browser: 'firefox',
+          executablePath: FIREFOX_PATH,
+          headless: true,
+          extraPrefsFirefox: { 'layout.css.prefers-color-scheme.content-override': 0, 'ui.systemUsesDarkTheme': 1 },
+        }))
+      : Promise.resolve(browser);
   const self = {
     engine,
     async closeTabs() {
       for (const context of contexts) await context.close().catch(() => undefined);
       contexts.clear();
     },
-    async newTab({ touch = false }: TabOptions = {}, within?: Within): Promise<Tab> {
+    async newTab(options: TabOptions = {}, within?: Within): Promise<Tab> {
+      const { touch = false, viewport } = options;
       // A context of its own per tab: no cookie or storage shared with another test.
-      const context = within?.context ?? (await browser.createBrowserContext());
+      const context = within?.context ?? (await (await browserFor(options)).createBrowserContext());
       contexts.add(context);
       const page: Page = within?.page ?? (await context.newPage());
       // Before the first page: setting it later reloads the page.
       if (touch && engine === 'chromium' && !within)
-        await page.setViewport({ width: 800, height: 600, hasTouch: true });
+        await page.setViewport({ width: 800, height: 600, ...viewport, hasTouch: true });
+      else if (viewport && !within) await page.setViewport(viewport);
+      if (engine === 'chromium' && options.colorScheme && !within) {
+        await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: options.colorScheme }]);
+      }
       const driven = within?.driven ?? new Set<Page>([page]);
       driven.add(page);
       const problems: string[] = within?.problems ?? [];
@@ -354,9 +387,19 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
         },
         tabBeside: async () => self.newTab({}, share(await context.newPage())),
         isClosed: async () => page.isClosed(),
+        async clickOn(selector) {
+          const element = await poll(async () => (await page.$(selector)) ?? undefined, `an element "${selector}"`);
+          await keep();
+          await element.click();
+        },
+        async screenshot(path) {
+          await page.screenshot({ path: path as `${string}.png`, fullPage: true });
+        },
       };
     },
-    close: () => browser.close(),
+    async close() {
+      await Promise.all([browser.close(), darkFirefox?.then((dark) => dark.close())]);
+    },
   };
   return self;
 }
@@ -375,8 +418,10 @@ async function launchWebKit(): Promise<EngineBrowser> {
       method,
       headers: { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      // A command that never answers fails the test with its name, rather than at the test's timeout.
-      signal: AbortSignal.timeout(20_000),
+      // A command that never answers fails the test with its name, rather than at the test's timeout. A new
+      // session starts a MiniBrowser: on a loaded machine that took over 20 s (seen once in 8 runs), and a session
+      // given up on would still start and hold WebKitWebDriver's one session.
+      signal: AbortSignal.timeout(path === '/session' ? 60_000 : 20_000),
     }).catch((error: unknown) => {
       throw new Error(`WebDriver ${method} ${path}: ${String(error)}`);
     });
@@ -392,10 +437,12 @@ async function launchWebKit(): Promise<EngineBrowser> {
   return {
     engine: 'webkit',
     closeTabs: closeAll,
-    async newTab() {
+    async newTab(options: TabOptions = {}) {
       // A session of its own per tab: a new MiniBrowser, no cookie or storage shared with another test.
+      const capabilities = webkitCapabilities() as { 'webkitgtk:browserOptions': { args: string[] } };
+      if (options.colorScheme === 'dark') capabilities['webkitgtk:browserOptions'].args.push('--dark-mode');
       const { sessionId } = (await call('POST', '/session', {
-        capabilities: { alwaysMatch: webkitCapabilities() },
+        capabilities: { alwaysMatch: capabilities },
       })) as { sessionId: string };
       sessions.add(sessionId);
       const session = `/session/${sessionId}`;
@@ -403,6 +450,14 @@ async function launchWebKit(): Promise<EngineBrowser> {
       const home = (await call('GET', `${session}/window`)) as string;
       const driven = new Set([home]);
       const run = (script: string, args: unknown[] = []) => call('POST', `${session}/execute/sync`, { script, args });
+      if (options.viewport) {
+        // The window is sized, not the viewport: add what the toolbar and borders take.
+        const [width, height] = (await run('return [outerWidth - innerWidth, outerHeight - innerHeight]')) as number[];
+        await call('POST', `${session}/window/rect`, {
+          width: options.viewport.width + width!,
+          height: options.viewport.height + height!,
+        });
+      }
       const problems: string[] = [];
       /** Collects the current document's problems, and listens in it if it is new. */
       const harvest = async (): Promise<void> => {
@@ -592,6 +647,20 @@ async function launchWebKit(): Promise<EngineBrowser> {
         isClosed: async () =>
           !sessions.has(sessionId) ||
           !((await call('GET', `${session}/window/handles`).catch(() => [])) as string[]).includes(home),
+        async clickOn(selector) {
+          const id = await poll(async () => {
+            const found = (await run('return document.querySelector(arguments[0])', [selector])) as Record<
+              string,
+              string
+            > | null;
+            return found?.[ELEMENT];
+          }, `an element "${selector}"`);
+          await harvest();
+          await call('POST', `${session}/element/${id}/click`, {});
+        },
+        async screenshot(path) {
+          await writeFile(path, Buffer.from((await call('GET', `${session}/screenshot`)) as string, 'base64'));
+        },
       };
       /**
        * Another window of this session, driven by this tab's own methods run there: each switches to it and back
