@@ -1,55 +1,85 @@
 /**
  * The framework examples of the demo, built by Vite as apps are: React through `@paykit/elements/react`, Vue
- * with the custom element used directly. In Chromium under the demo's strict CSP: each renders the shop, sends
- * the shopper to the sandbox checkout on one payment request, and shows the element's error when the API fails.
+ * with the custom element used directly. In every engine (Chromium, Firefox ESR, WebKitGTK; `PAYKIT_BROWSERS`
+ * picks) under the demo's strict CSP: each renders the shop, sends the shopper to the sandbox checkout on one
+ * payment request, and shows the element's error when the API fails.
  */
-import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
-import { demoInChromium } from '../support/demo-in-chromium.js';
+import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
+import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
 
-const e2e = demoInChromium();
+let demo: RunningDemo;
+beforeAll(async () => {
+  demo = await startDemo({ port: 0, sandboxPort: 0 });
+});
+afterAll(async () => {
+  await demo?.close();
+});
 
-async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await e2e.browser.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(String(error)));
-  await page.goto(`${e2e.demo.url}${path}`);
-  return { page, problems };
+/** What went wrong in the tab, and the CSP violations the browser reported to the demo and the sandbox. */
+async function problems(tab: Tab): Promise<string[]> {
+  // Browsers send their reports a moment after the violation.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const reported = [
+    ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
+    ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
+  ];
+  (demo.cspReports as unknown[]).length = 0;
+  demo.sandbox.context.cspReports.length = 0;
+  return [...(await tab.problems()), ...reported];
 }
 
-describe.each(['react', 'vue'])('the %s example', (framework) => {
-  it('renders the shop and sends the shopper to the checkout on one payment request', async () => {
-    const { page, problems } = await open(`/${framework}`);
-    const button = page.getByRole('button', { name: 'Buy Enamel mug' });
-    await expect.poll(() => button.count()).toBe(1);
-    const before = e2e.demo.sandbox.context.state.paymentRequests.size;
-    await button.click();
-    await page.waitForURL((url) => url.origin === e2e.demo.sandbox.url);
-    await expect.poll(() => page.getByTestId('amount').textContent()).toBe('SGD\u00a012.50');
-    expect(e2e.demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
-    expect(problems).toEqual([]);
-    await page.close();
+/** The line a browser writes to its console about a response it got with a 502 (Chromium writes one). */
+const BAD_GATEWAY =
+  /^console\.error: Failed to load resource: the server responded with a status of 502 \(Bad Gateway\)$/;
+
+describe.each(selectedEngines())('in %s', (engine) => {
+  let browser: EngineBrowser;
+  beforeAll(async () => {
+    browser = await launchEngine(engine);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await browser?.closeTabs();
   });
 
-  it("shows the element's error through the framework's event binding when the API fails", async () => {
-    const { page, problems } = await open(`/${framework}`);
-    const answer = await fetch(`${e2e.demo.sandbox.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ path: '/v1/payment-requests', method: 'POST', kind: 'status', status: 500 }),
-    });
-    expect(answer.status).toBe(201);
-    const product = page.locator('article[data-sku="sku-tee"]');
-    await product.getByRole('button', { name: 'Buy Organic T-shirt' }).click();
-    await expect
-      .poll(() => product.locator('.example-status').textContent())
-      .toMatch(/^Could not start the checkout \(\w+\)\.$/);
-    expect(page.url()).toBe(`${e2e.demo.url}/${framework}`);
-    // The browser's own line about the failed request is expected; no CSP violation nor anything else is.
-    expect(problems).toEqual(['Failed to load resource: the server responded with a status of 502 (Bad Gateway)']);
-    await page.close();
+  describe.each(['react', 'vue'])('the %s example', (framework) => {
+    it(`renders the shop and sends the shopper to the checkout on one payment request (${ENGINE_NAMES[engine]})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(`${demo.url}/${framework}`);
+      await expect.poll(() => tab.has('Buy Enamel mug'), { timeout: 10_000 }).toBe(true);
+      const before = demo.sandbox.context.state.paymentRequests.size;
+      await tab.click('Buy Enamel mug');
+      await tab.waitForUrl((url) => url.origin === demo.sandbox.url);
+      await expect.poll(() => tab.text('[data-testid=amount]'), { timeout: 10_000 }).toBe('SGD\u00a012.50');
+      expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
+      expect(await problems(tab)).toEqual([]);
+      await tab.close();
+    }, 60_000);
+
+    it(`shows the element's error through the framework's event binding when the API fails (${ENGINE_NAMES[engine]})`, async () => {
+      const tab = await browser.newTab();
+      await tab.goto(`${demo.url}/${framework}`);
+      const answer = await fetch(`${demo.sandbox.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: '/v1/payment-requests', method: 'POST', kind: 'status', status: 500 }),
+      });
+      expect(answer.status).toBe(201);
+      await tab.click('Buy Organic T-shirt');
+      await expect
+        .poll(() => tab.text('article[data-sku="sku-tee"] .example-status'), { timeout: 10_000 })
+        .toMatch(/^Could not start the checkout \(\w+\)\.$/);
+      expect((await tab.url()).href).toBe(`${demo.url}/${framework}`);
+      // The browser's own line about the failed request is expected (Chromium's console has one; Firefox's and
+      // WebKit's write none where a page can hear it); no CSP violation nor anything else is.
+      const seen = await problems(tab);
+      expect(seen.filter((line) => !BAD_GATEWAY.test(line))).toEqual([]);
+      if (engine === 'chromium') expect(seen).toHaveLength(1);
+      await tab.close();
+    }, 60_000);
   });
 });

@@ -2,15 +2,15 @@
  * Every page a shopper, a merchant or a developer sees in the demo and the sandbox, each in a state worth
  * looking at: a pending and a completed checkout, the return page after a payment, the marketplace with a
  * connected merchant, the consent page, the connected apps, the API keys, the webhooks with an endpoint, a card
- * reader with a payment waiting, orders with one order. Made by walking the real flows once in Chromium; the pages
- * are then visited again by URL, with the walk's cookies (the dashboard session), at every size and colour scheme
- * a test wants.
+ * reader with a payment waiting, orders with one order. Made by walking the real flows once, in any engine's tab
+ * (./engine-browser.ts); the pages are then visited again by URL at every size and colour scheme a test wants, in
+ * a tab signed in to the sandbox dashboard through its own page (`signIn`), as the walk's tab was.
  */
 import { call } from '@paykit/test-support/sandbox-calls';
 import { accepted } from '@paykit/test-support/sandbox-control';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { RunningDemo } from '../../demo/start-demo.js';
 import { DEMO_MERCHANT } from '../../demo/platform.js';
+import type { Tab } from './engine-browser.js';
 
 /** One page of the tour. */
 export interface TourPage {
@@ -18,26 +18,27 @@ export interface TourPage {
   name: string;
   url: string;
   /** Waits until the page shows what it is for (an element's final state), beyond the load event. */
-  ready?: (page: Page) => Promise<void>;
+  ready?: (tab: Tab) => Promise<void>;
 }
 
-/** The pages, and the cookies to visit them with. */
+/** The pages, and how to visit them as the walk did. */
 export interface Tour {
   pages: TourPage[];
-  storageState: Exclude<BrowserContextOptions['storageState'], string | undefined>;
+  /** Signs `tab` in to the sandbox dashboard as the walk's merchant, through the sign-in page. */
+  signIn(tab: Tab): Promise<void>;
 }
 
 /** `<paykit-return>` has left its "checking" state. */
-const returnSettled = async (page: Page) => {
-  await page.waitForFunction(
-    () => {
-      const part = document.querySelector('paykit-return')?.shadowRoot?.querySelector('[part~="base"]');
-      const state = part?.getAttribute('data-state');
-      return state !== undefined && state !== null && state !== 'checking';
-    },
-    undefined,
-    { timeout: 15_000 },
-  );
+const returnSettled = async (tab: Tab) => {
+  const deadline = Date.now() + 15_000;
+  const state = () =>
+    tab.run<string | null>(
+      `() => document.querySelector('paykit-return')?.shadowRoot?.querySelector('[part~="base"]')?.getAttribute('data-state') ?? null`,
+    );
+  for (let now = await state(); now === null || now === 'checking'; now = await state()) {
+    if (Date.now() > deadline) throw new Error(`Waited 15 s for <paykit-return> to settle (it is ${now})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 };
 
 /** Resolves once `done()` holds (checked every 50 ms), or fails after 10 s naming what it waited for. */
@@ -49,40 +50,36 @@ async function until(done: () => boolean, what: string): Promise<void> {
   }
 }
 
-/** Walks the flows once and lists the pages. */
-export async function prepareTour(demo: RunningDemo, browser: Browser): Promise<Tour> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+/**
+ * Walks the flows once in `tab` and lists the pages. Walked once per demo: a second walk would connect the
+ * merchant again and add a second order.
+ */
+export async function prepareTour(demo: RunningDemo, tab: Tab): Promise<Tour> {
   const sandbox = demo.sandbox.url;
 
   // A payment: the shop, a pending checkout, then paid, the return page and an order.
-  await page.goto(demo.url);
-  await page.getByRole('button', { name: 'Buy Enamel mug' }).click();
-  await page.waitForURL((url) => url.origin === sandbox);
-  const paidCheckout = page.url();
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await page.waitForURL((url) => url.origin === demo.url && url.pathname === '/return');
-  const returnUrl = page.url();
+  await tab.goto(demo.url);
+  await tab.click('Buy Enamel mug');
+  const paidCheckout = (await tab.waitForUrl((url) => url.origin === sandbox)).href;
+  await tab.click(/^Pay /);
+  const returnUrl = (await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/return')).href;
   await until(() => demo.orders.list().length > 0, 'the webhook to record the order');
 
   // A checkout left pending (with a purpose and methods to choose from).
-  await page.goto(demo.url);
-  await page.getByRole('button', { name: 'Buy Organic T-shirt' }).click();
-  await page.waitForURL((url) => url.origin === sandbox);
-  const pendingCheckout = page.url();
+  await tab.goto(demo.url);
+  await tab.click('Buy Organic T-shirt');
+  const pendingCheckout = (await tab.waitForUrl((url) => url.origin === sandbox)).href;
 
   // Connect: sign-in and consent on the sandbox dashboard, back to the marketplace.
-  await page.goto(`${demo.url}/platform`);
-  await page.getByRole('button', { name: 'Connect with Payments' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard/sign-in');
-  const signIn = page.url();
-  await page.getByLabel('Email').fill(DEMO_MERCHANT.ownerEmail);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/oauth/authorize');
-  const consent = page.url();
-  await page.getByRole('button', { name: 'Connect' }).click();
-  await page.waitForURL((url) => url.origin === demo.url && url.pathname === '/platform/return');
-  await returnSettled(page);
+  await tab.goto(`${demo.url}/platform`);
+  await tab.click('Connect with Payments');
+  const signIn = (await tab.waitForUrl((url) => url.pathname === '/dashboard/sign-in')).href;
+  await tab.fill('Email', DEMO_MERCHANT.ownerEmail);
+  await tab.click('Sign in');
+  const consent = (await tab.waitForUrl((url) => url.pathname === '/oauth/authorize')).href;
+  await tab.click('Connect');
+  await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/platform/return');
+  await returnSettled(tab);
 
   // A card reader with a payment waiting on it.
   const terminal = await call(demo.sandbox, 'POST', '/_sandbox/terminals', {
@@ -107,10 +104,13 @@ export async function prepareTour(demo: RunningDemo, browser: Browser): Promise<
     "register an endpoint for the webhooks page's tour",
   );
 
-  const storageState = await context.storageState();
-  await context.close();
   return {
-    storageState,
+    async signIn(other) {
+      await other.goto(`${sandbox}/dashboard/sign-in?next=${encodeURIComponent('/dashboard/connected-apps')}`);
+      await other.fill('Email', DEMO_MERCHANT.ownerEmail);
+      await other.click('Sign in');
+      await other.waitForUrl((url) => url.pathname === '/dashboard/connected-apps');
+    },
     pages: [
       { name: 'demo-shop', url: demo.url },
       { name: 'demo-product', url: `${demo.url}/products/sku-map` },
