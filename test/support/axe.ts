@@ -1,11 +1,10 @@
 /**
- * axe-core in a Playwright page: the accessibility rules of WCAG 2.2 A/AA and Deque's best practices, run
- * the way the axe browser extension runs them (shadow roots included, so the paykit elements' insides are
- * checked too). The page's context needs `bypassCSP: true`: the pages under test allow no injected script.
+ * axe-core in a tab of any engine (./engine-browser.ts): the accessibility rules of WCAG 2.2 A/AA and Deque's best
+ * practices, run the way the axe browser extension runs them (shadow roots included, so the paykit elements'
+ * insides are checked too), under the page's own Content-Security-Policy.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import type { Tab } from './engine-browser.js';
 
 /** The rule sets run: WCAG 2.0, 2.1 and 2.2 at levels A and AA, and best practices. */
@@ -30,44 +29,13 @@ function axeSource(): Promise<string> {
   return source;
 }
 
-/** Runs axe on the page as it is now and returns every violation, worst first. */
-export async function runAxe(page: Page): Promise<AxeFinding[]> {
-  await page.addScriptTag({ content: await axeSource() });
-  const findings = await page.evaluate(async (tags) => {
-    type Axe = {
-      run(
-        context: unknown,
-        options: unknown,
-      ): Promise<{
-        violations: {
-          id: string;
-          impact?: string | null;
-          help: string;
-          nodes: { target: unknown[]; failureSummary?: string }[];
-        }[];
-      }>;
-    };
-    const axe = (globalThis as unknown as { axe: Axe }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({
-      rule: violation.id,
-      impact: violation.impact ?? 'unknown',
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.flat().join(' >> ')),
-      summary: violation.nodes[0]?.failureSummary ?? '',
-    }));
-  }, TAGS);
-  const order = ['critical', 'serious', 'moderate', 'minor', 'unknown'];
-  return findings.sort((a, b) => order.indexOf(a.impact) - order.indexOf(b.impact));
-}
-
 /** True for the findings the tests refuse: serious and critical ones. */
 export const blocking = (finding: AxeFinding): boolean => finding.impact === 'serious' || finding.impact === 'critical';
 
 /**
- * The same run in a tab of any engine (../support/engine-browser.ts): axe's source is part of the function the
- * automation evaluates in the page (no script element, no eval: the page's Content-Security-Policy allows neither,
- * and governs neither the automation's evaluation), then run; worst first.
+ * Runs axe on the tab's page as it is now and returns every violation, worst first. axe's source is part of the
+ * function the automation evaluates in the page (no script element, no eval: the page's Content-Security-Policy
+ * allows neither, and governs neither the automation's evaluation).
  */
 export async function runAxeInTab(tab: Pick<Tab, 'run'>): Promise<AxeFinding[]> {
   const findings = await tab.run<AxeFinding[]>(`async () => {
