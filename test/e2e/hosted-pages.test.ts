@@ -69,6 +69,8 @@ describe.each(selectedEngines())('in %s', (engine) => {
     await tab.goto(demo.url);
     await tab.click(`Buy ${product}`);
     const checkout = await tab.waitForUrl((url) => url.origin === demo.sandbox.url);
+    // The address changes before the page has loaded: what is measured below (boxes, colours, text) needs its styles.
+    await expect.poll(() => tab.run('() => document.readyState'), { timeout: 10_000 }).toBe('complete');
     return { tab, id: checkout.pathname.split('/').pop()! };
   }
 
@@ -87,11 +89,16 @@ describe.each(selectedEngines())('in %s', (engine) => {
 
     it(`names the methods, selects one by a click anywhere on its row, and posts its code (${name}, ${phoneWidth} px)`, async () => {
       const { tab, id } = await checkoutOf('Organic T-shirt', PHONE);
-      expect(
-        await tab.run(
-          `() => [...document.querySelectorAll('input[type=radio]')].map((r) => r.closest('label').innerText.trim().split('\\n')[0])`,
-        ),
-      ).toEqual(['PayNow', 'Card']);
+      // Polled: innerText follows the style sheet, which Firefox may not have applied when the address changed.
+      await expect
+        .poll(
+          () =>
+            tab.run(
+              `() => [...document.querySelectorAll('input[type=radio]')].map((r) => r.closest('label').innerText.trim().split('\\n')[0])`,
+            ),
+          { timeout: 10_000 },
+        )
+        .toEqual(['PayNow', 'Card']);
       // The row's hint, away from the radio itself.
       expect(await tab.text('label.choice:has(input[value=card]) .choice-hint')).toBe(
         'Visa, Mastercard, American Express',
