@@ -89,9 +89,8 @@ export const invoicePaymentBy = ['amount', 'product'] as const;
 /**
  * The body of `POST /v1/invoices`, as the service documents it (its invoices OpenAPI): `invoice_date`,
  * `currency`, `amount` and `payment_by` with a `customer` (`name`, `email`) or a `customer_id`;
- * `invoice_number` when `auto_invoice_number` is off. paykit's earlier body, `customer_email` with `amount` and
- * `currency`, is still taken (its `invoice_date` is today and its `payment_by` `amount`). Partial payments,
- * discounts, recipients and invoicing by product are not taken by the sandbox.
+ * `invoice_number` when `auto_invoice_number` is off. Partial payments, discounts, recipients and invoicing by
+ * product are not taken by the sandbox.
  */
 export const invoiceCreateSchema = z
   .looseObject({
@@ -102,7 +101,6 @@ export const invoiceCreateSchema = z
       })
       .optional(),
     customer_id: z.string().min(1).max(255).optional(),
-    customer_email: email.optional(),
     invoice_date: isoDate.optional(),
     due_date: isoDate.optional(),
     auto_invoice_number: flag.optional(),
@@ -124,21 +122,13 @@ export const invoiceCreateSchema = z
     allow_partial_payments: flag.optional(),
   })
   .superRefine((invoice, ctx) => {
-    // paykit's earlier body has customer_email and neither of the service's invoice_date and payment_by;
-    // a message names the field in the dialect the body speaks.
-    const earlier =
-      invoice.customer_email !== undefined || (invoice.invoice_date === undefined && invoice.payment_by === undefined);
-    if (invoice.customer === undefined && invoice.customer_id === undefined && invoice.customer_email === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [earlier ? 'customer_email' : 'customer'],
-        message: earlier ? 'is required' : 'is required when customer_id is not present',
-      });
+    if (invoice.customer === undefined && invoice.customer_id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['customer'], message: 'is required when customer_id is not present' });
     }
-    if (!earlier && invoice.invoice_date === undefined) {
+    if (invoice.invoice_date === undefined) {
       ctx.addIssue({ code: 'custom', path: ['invoice_date'], message: 'is required' });
     }
-    if (!earlier && invoice.payment_by === undefined) {
+    if (invoice.payment_by === undefined) {
       ctx.addIssue({ code: 'custom', path: ['payment_by'], message: 'is required' });
     }
     if (invoice.auto_invoice_number === false && invoice.invoice_number === undefined) {

@@ -245,7 +245,9 @@ const requestRows: Record<string, RequestRow> = {
   invoiceCreateSchema: {
     schema: core.invoiceCreateSchema,
     valid: {
-      customer_email: 'buyer@example.test',
+      customer: { name: 'Buyer', email: 'buyer@example.test' },
+      invoice_date: '2026-11-23',
+      payment_by: 'amount',
       amount: 100,
       currency: 'SGD',
       description: 'November',

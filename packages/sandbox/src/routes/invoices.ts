@@ -18,9 +18,10 @@ export function invoiceHandlers(sandbox: SandboxContext): HandlersOf<'invoices'>
       const count = state.resources.list('invoices', business.id).length;
       const at = isoWithOffset(new Date());
       const invoice = state.resources.add('invoices', business.id, {
-        customer: input.customer ?? (input.customer_email ? { name: null, email: input.customer_email } : null),
+        customer: input.customer ?? null,
         customer_id: input.customer_id ?? null,
         invoice_number: input.invoice_number ?? `INV-${String(count + 1).padStart(6, '0')}`,
+        // Required (the schema's refinement): the fallbacks only satisfy the optional field's type.
         invoice_date: input.invoice_date ?? today,
         due_date: input.due_date ?? null,
         currency: (input.currency ?? business.currency).toLowerCase(),

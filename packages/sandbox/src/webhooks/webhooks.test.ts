@@ -207,7 +207,13 @@ describe('event webhooks', () => {
     await call(sandbox, 'POST', `/_sandbox/payouts/${payout.body.id}/status`, { json: { status: 'processing' } });
     await call(sandbox, 'POST', `/_sandbox/payouts/${payout.body.id}/status`, { json: { status: 'paid' } });
     const invoice = await call(sandbox, 'POST', '/v1/invoices', {
-      json: { customer_email: 'shopper@example.test', amount: 20, currency: 'SGD' },
+      json: {
+        customer: { name: 'Ann Lee', email: 'shopper@example.test' },
+        invoice_date: '2026-11-23',
+        payment_by: 'amount',
+        amount: 20,
+        currency: 'SGD',
+      },
     });
     expect(invoice.status).toBe(200);
     const events = (await receiver.waitFor(2)).map(eventOf);

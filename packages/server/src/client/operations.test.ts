@@ -143,7 +143,13 @@ describe('payments client, operation by operation', () => {
     expect((await client.products.list()).data[0]).toMatchObject({ id: product.id, price: 12.5 });
     await client.products.delete(product.id);
     await expect(client.products.delete(product.id)).rejects.toMatchObject({ code: 'not_found' });
-    const invoice = await client.invoices.create({ customer_email: 'a@b.test', amount: 100, currency: 'SGD' });
+    const invoice = await client.invoices.create({
+      customer: { name: 'Ann', email: 'a@b.test' },
+      invoice_date: '2026-11-23',
+      payment_by: 'amount',
+      amount: 100,
+      currency: 'SGD',
+    });
     expect((await client.invoices.list()).data[0]).toMatchObject({ id: invoice.id, status: 'pending' });
     const customer = await client.customers.create({ name: 'Ann', email: 'ann@example.test' });
     expect((await client.customers.list()).data[0]!.id).toBe(customer.id);
