@@ -157,11 +157,9 @@ const ledgerEntry = z.object({
 }) satisfies z.ZodType<LedgerEntry, unknown>;
 
 // Each record must be what its kind's core schema reads (the type the store gives it), checked on reading.
-// A file written before the store named recurring billing records after the service's resource calls them
-// `saved_cards`.
 const resource = z
   .object({
-    kind: z.preprocess((kind) => (kind === 'saved_cards' ? 'recurring_billing' : kind), z.enum(RESOURCE_KINDS)),
+    kind: z.enum(RESOURCE_KINDS),
     businessId: z.string(),
     json: z.looseObject({ id: z.string() }),
   })

@@ -33,8 +33,8 @@ export function checkRefreshAhead(fraction: number | undefined): number {
 
 /**
  * The moment (milliseconds since the epoch) from which `tokens` should be refreshed: `fraction` of the lifetime
- * before expiry, at most {@link MAX_REFRESH_LEAD_MS}. Tokens stored without `issuedAt` (by earlier versions)
- * keep the former fixed lead of {@link MAX_REFRESH_LEAD_MS}; the tokens their refresh stores have it.
+ * before expiry, at most {@link MAX_REFRESH_LEAD_MS}. Tokens without `issuedAt` (a merchant's own token store
+ * may not keep it) get the fixed lead of {@link MAX_REFRESH_LEAD_MS}; the tokens their refresh stores have it.
  */
 export function refreshDueAt(tokens: Pick<OAuthTokens, 'expiresAt' | 'issuedAt'>, fraction: number): number {
   if (tokens.issuedAt === undefined) return tokens.expiresAt - MAX_REFRESH_LEAD_MS;
