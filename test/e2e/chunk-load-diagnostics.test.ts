@@ -9,8 +9,8 @@ import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchEngine, type EngineBrowser } from '../support/engine-browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserForBlock } from '../support/engine-block.js';
 
 const DIST = new URL('../../packages/elements/dist/', import.meta.url);
 
@@ -47,17 +47,7 @@ afterAll(async () => {
 
 describe.each(selectedEngines())('in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
-  let browser: EngineBrowser;
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  // A failed test's tab too: WebKitWebDriver holds one session at a time.
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
+  const browser = browserForBlock(engine);
 
   describe(`a lazy chunk that does not load (${name})`, () => {
     it(`is named by the development file with its URL and where to serve it from (${name})`, async () => {

@@ -8,10 +8,11 @@
  */
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
 import type { IncomingMessage } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT } from '../../demo/platform.js';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
+import { browserForBlock, demoReports, problemsWithReports } from '../support/engine-block.js';
+import type { Tab } from '../support/engine-browser.js';
 
 /** The status line of `<paykit-return>`. */
 const status = (tab: Tab) => tab.text('paykit-return', '[role=status]');
@@ -20,7 +21,7 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
   /** A demo of this engine's own: the balances and commission below are this engine's payment's. */
   let demo: RunningDemo;
-  let browser: EngineBrowser;
+  const browser = browserForBlock(engine);
   /** Every request the demo received (method and path with query), in order. */
   const received: string[] = [];
   beforeAll(async () => {
@@ -29,15 +30,9 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
       sandboxPort: 0,
       onRequest: (req: IncomingMessage) => void received.push(`${req.method} ${req.url}`),
     });
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
   });
-  // A failed test's tab too: WebKitWebDriver holds one session at a time.
-  afterEach(async () => {
-    await browser?.closeTabs();
+  afterAll(async () => {
+    await demo?.close();
   });
 
   /** The callbacks the demo received (the consent page's redirects to the return page), from `seen` on. */
@@ -51,17 +46,7 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
     received.slice(seen).filter((request) => request === 'POST /platform/paykit/oauth/callback');
 
   /** Everything that went wrong, in the tab and as reported to the two servers; the servers' lists are emptied. */
-  async function problems(tab: Tab): Promise<string[]> {
-    // Browsers send their reports a moment after the violation.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const reported = [
-      ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
-      ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
-    ];
-    (demo.cspReports as unknown[]).length = 0;
-    demo.sandbox.context.cspReports.length = 0;
-    return [...(await tab.problems()), ...reported];
-  }
+  const problems = (tab: Tab) => problemsWithReports(tab, demoReports(demo));
 
   async function openMarketplace(): Promise<Tab> {
     const tab = await browser.newTab();

@@ -16,10 +16,11 @@ import {
   type ConnectedBusiness,
 } from '@paykit/server';
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT } from '../../demo/platform.js';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
+import { browserForBlock, demoReports, problemsWithReports } from '../support/engine-block.js';
+import type { Tab } from '../support/engine-browser.js';
 import { startJwtResourceServer, type JwtResourceServer } from '../support/jwt-resource-server.js';
 import { approveAtProvider, startOidcProvider, type OidcProvider } from '../support/oidc-provider.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
@@ -103,32 +104,16 @@ describe.each(selectedEngines())('in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
   /** A demo of this engine's own: the merchant connects once in each (the platform counts its connections). */
   let demo: RunningDemo;
-  let browser: EngineBrowser;
+  const browser = browserForBlock(engine);
   beforeAll(async () => {
     demo = await startDemo({ port: 0, sandboxPort: 0 });
-    browser = await launchEngine(engine);
-  }, 60_000);
+  });
   afterAll(async () => {
-    await browser?.close();
     await demo?.close();
   });
 
   /** Everything that went wrong, in the tab and its popup and as reported to the demo and the sandbox (emptied). */
-  async function problems(tab: Tab): Promise<string[]> {
-    // Browsers send their reports a moment after the violation.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const reported = [
-      ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
-      ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
-    ];
-    (demo.cspReports as unknown[]).length = 0;
-    demo.sandbox.context.cspReports.length = 0;
-    return [...(await tab.problems()), ...reported];
-  }
-  // A failed test's tab too: WebKitWebDriver holds one session at a time.
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
+  const problems = (tab: Tab) => problemsWithReports(tab, demoReports(demo));
 
   /** The onboarding page of a fresh browser, with the shop's name typed in. */
   async function openOnboarding(): Promise<Tab> {

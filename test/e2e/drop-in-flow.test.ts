@@ -9,10 +9,11 @@
  */
 import { createPaykitHandler } from '@paykit/server';
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
 import { blocking, runAxeInTab } from '../support/axe.js';
-import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
+import { browserForBlock, demoReports, problemsWithReports } from '../support/engine-block.js';
+import type { Tab } from '../support/engine-browser.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
 let demo: RunningDemo;
@@ -82,19 +83,6 @@ afterAll(async () => {
   await Promise.all([demo?.close(), shop?.close(), stranger?.close()]);
 });
 
-/** Everything that went wrong, in the tab and as reported to the two servers; the servers' lists are emptied. */
-async function problems(tab: Tab): Promise<string[]> {
-  // Browsers send their reports a moment after the violation.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const reported = [
-    ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
-    ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
-  ];
-  (demo.cspReports as unknown[]).length = 0;
-  demo.sandbox.context.cspReports.length = 0;
-  return [...(await tab.problems()), ...reported];
-}
-
 const requests = () => demo.sandbox.context.state.paymentRequests;
 
 /** The drop-in's overlay as the page has it: whether it is open, modal, and the address of its checkout frame. */
@@ -120,19 +108,12 @@ async function openOverlay(tab: Tab): Promise<string> {
   return new URL(src!).pathname.split('/').pop()!;
 }
 
+/** Everything that went wrong, in the tab and as reported to the demo and its sandbox (their lists are emptied). */
+const problems = (tab: Tab) => problemsWithReports(tab, demoReports(demo));
+
 describe.each(selectedEngines())('in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
-  let browser: EngineBrowser;
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  // A failed test's tab too: WebKitWebDriver holds one session at a time.
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
+  const browser = browserForBlock(engine);
 
   describe(`drop-in checkout on the demo (${name})`, () => {
     it(`a shopper pays over the page and stays: the confirmed payment shows under the button, and the shop hears of it once (${name})`, async () => {

@@ -12,7 +12,8 @@
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchEngine, type EngineBrowser, type FrameView, type Tab } from '../support/engine-browser.js';
+import { browserForBlock, demoReports, problemsWithReports } from '../support/engine-block.js';
+import type { FrameView, Tab } from '../support/engine-browser.js';
 
 /** The words the framed chunk shows (packages/elements/src/framed/framed.ts). */
 const SAID = {
@@ -52,16 +53,8 @@ const POPUP_BLOCKED =
  * `popupBlocked`: the browser's own message about blocking a popup (POPUP_BLOCKED) is expected, and left out.
  */
 async function problems(tab: Tab, { popupBlocked = false } = {}): Promise<string[]> {
-  // Browsers send their reports a moment after the violation.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const reported = [
-    ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
-    ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
-  ];
-  (demo.cspReports as unknown[]).length = 0;
-  demo.sandbox.context.cspReports.length = 0;
-  const seen = (await tab.problems()).filter((line) => !(popupBlocked && POPUP_BLOCKED.test(line)));
-  return [...seen, ...reported];
+  const seen = await problemsWithReports(tab, demoReports(demo));
+  return seen.filter((line) => !(popupBlocked && POPUP_BLOCKED.test(line)));
 }
 
 /** The checkout's origin (the sandbox). */
@@ -95,16 +88,8 @@ const openedUrls = async (tab: Tab) => (await tab.opened()).map((other) => other
 
 describe.each(selectedEngines())('in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
-  let browser: EngineBrowser;
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    // A failed test's tab too: WebKitWebDriver holds one session at a time.
-    await browser?.closeTabs();
+  const browser = browserForBlock(engine);
+  afterEach(() => {
     backend.delayMs = 0;
     backend.requests = 0;
   });

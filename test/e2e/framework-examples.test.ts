@@ -5,9 +5,10 @@
  * payment request, and shows the element's error when the API fails.
  */
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
+import { browserForBlock, demoReports, problemsWithReports } from '../support/engine-block.js';
+import type { Tab } from '../support/engine-browser.js';
 
 let demo: RunningDemo;
 beforeAll(async () => {
@@ -17,34 +18,15 @@ afterAll(async () => {
   await demo?.close();
 });
 
-/** What went wrong in the tab, and the CSP violations the browser reported to the demo and the sandbox. */
-async function problems(tab: Tab): Promise<string[]> {
-  // Browsers send their reports a moment after the violation.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const reported = [
-    ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
-    ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
-  ];
-  (demo.cspReports as unknown[]).length = 0;
-  demo.sandbox.context.cspReports.length = 0;
-  return [...(await tab.problems()), ...reported];
-}
-
 /** The line a browser writes to its console about a response it got with a 502 (Chromium writes one). */
 const BAD_GATEWAY =
   /^console\.error: Failed to load resource: the server responded with a status of 502 \(Bad Gateway\)$/;
 
+/** Everything that went wrong, in the tab and as reported to the demo and its sandbox (their lists are emptied). */
+const problems = (tab: Tab) => problemsWithReports(tab, demoReports(demo));
+
 describe.each(selectedEngines())('in %s', (engine) => {
-  let browser: EngineBrowser;
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
+  const browser = browserForBlock(engine);
 
   describe.each(['react', 'vue'])('the %s example', (framework) => {
     it(`renders the shop and sends the shopper to the checkout on one payment request (${ENGINE_NAMES[engine]})`, async () => {

@@ -8,15 +8,10 @@
  */
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
 import { call } from '@paykit/test-support/sandbox-calls';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import {
-  launchEngine,
-  WEBKIT_NARROWEST,
-  type EngineBrowser,
-  type Tab,
-  type TabOptions,
-} from '../support/engine-browser.js';
+import { browserForBlock } from '../support/engine-block.js';
+import { WEBKIT_NARROWEST, type Tab, type TabOptions } from '../support/engine-browser.js';
 
 let demo: RunningDemo;
 beforeAll(async () => {
@@ -49,16 +44,7 @@ const BACKGROUND_LUMINANCE = `() => {
 }`;
 
 describe.each(selectedEngines())('in %s', (engine) => {
-  let browser: EngineBrowser;
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
+  const browser = browserForBlock(engine);
   const name = ENGINE_NAMES[engine];
   /** The phone's width in this engine. */
   const phoneWidth = engine === 'webkit' ? WEBKIT_NARROWEST : PHONE.viewport.width;

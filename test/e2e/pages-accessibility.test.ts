@@ -10,10 +10,11 @@
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
 import { blocking, runAxeInTab, type AxeFinding } from '../support/axe.js';
-import { launchEngine, WEBKIT_NARROWEST, type EngineBrowser, type TabOptions } from '../support/engine-browser.js';
+import { browserForBlock } from '../support/engine-block.js';
+import { WEBKIT_NARROWEST, type TabOptions } from '../support/engine-browser.js';
 import { prepareTour, type Tour } from '../support/page-tour.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
@@ -36,22 +37,17 @@ beforeAll(async () => {
 describe.each(selectedEngines())('every demo and sandbox page, in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
   let demo: RunningDemo;
-  let browser: EngineBrowser;
+  const browser = browserForBlock(engine);
   let tour: Tour;
   // A demo per engine: the tour's walk pays and connects, once per demo.
   beforeAll(async () => {
     demo = await startDemo({ port: 0, sandboxPort: 0 });
-    browser = await launchEngine(engine);
     const walk = await browser.newTab();
     tour = await prepareTour(demo, walk);
     await walk.close();
   }, 90_000);
   afterAll(async () => {
-    await browser?.close();
     await demo?.close();
-  });
-  afterEach(async () => {
-    await browser?.closeTabs();
   });
 
   it.each(

@@ -7,9 +7,10 @@
  */
 import { createPaykitHandler } from '@paykit/server';
 import { ENGINE_NAMES, selectedEngines, type Engine } from '@paykit/test-support/engines';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
-import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
+import { browserForBlock, demoReports, problemsWithReports } from '../support/engine-block.js';
+import type { Tab } from '../support/engine-browser.js';
 import { startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
 let demo: RunningDemo;
@@ -38,19 +39,6 @@ afterAll(async () => {
 /** The status line of `<paykit-return>`. */
 const status = (tab: Tab) => tab.text('paykit-return', '[role=status]');
 
-/** Everything that went wrong, in the tab and as reported to the two servers; the servers' lists are emptied. */
-async function problems(tab: Tab): Promise<string[]> {
-  // Browsers send their reports a moment after the violation.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const reported = [
-    ...demo.cspReports.map((report) => `reported to the demo: ${JSON.stringify(report)}`),
-    ...demo.sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`),
-  ];
-  (demo.cspReports as unknown[]).length = 0;
-  demo.sandbox.context.cspReports.length = 0;
-  return [...(await tab.problems()), ...reported];
-}
-
 /** Waits until the sandbox has settled every webhook delivery. */
 async function webhooksSettled(): Promise<void> {
   await expect
@@ -76,19 +64,12 @@ const NO_TOUCH: Partial<Record<Engine, string>> = {
   webkit: "WebKitGTK's WebDriver turns touch actions into mouse input",
 };
 
+/** Everything that went wrong, in the tab and as reported to the demo and its sandbox (their lists are emptied). */
+const problems = (tab: Tab) => problemsWithReports(tab, demoReports(demo));
+
 describe.each(selectedEngines())('in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
-  let browser: EngineBrowser;
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  // A failed test's tab too: WebKitWebDriver holds one session at a time.
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
+  const browser = browserForBlock(engine);
 
   describe(`pay flow (${name})`, () => {
     it(`a shopper pays, comes back to the truth, and the shop hears of it once (${name})`, async () => {

@@ -8,8 +8,9 @@
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchEngine, type EngineBrowser, type FrameView, type Tab } from '../support/engine-browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserForBlock, problemsWithReports } from '../support/engine-block.js';
+import type { FrameView, Tab } from '../support/engine-browser.js';
 import { startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
 let sandbox: RunningSandbox;
@@ -120,25 +121,10 @@ const FOCUS_IN_FRAME = `() => document.activeElement?.matches('[data-hitpay-drop
 const statusOf = (id: string) => sandbox.context.state.paymentRequests.get(id)?.status;
 
 /** What went wrong in the tab, and the violations browsers reported to the sandbox; its list is emptied. */
-async function problems(tab: Tab): Promise<string[]> {
-  // Browsers send their reports a moment after the violation.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const reported = sandbox.context.cspReports.map((report) => `reported to the sandbox: ${JSON.stringify(report)}`);
-  sandbox.context.cspReports.length = 0;
-  return [...(await tab.problems()), ...reported];
-}
+const problems = (tab: Tab) => problemsWithReports(tab, { sandbox: sandbox.context.cspReports });
 
 describe.each(selectedEngines())('in %s', (engine) => {
-  let browser: EngineBrowser;
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
+  const browser = browserForBlock(engine);
   const name = ENGINE_NAMES[engine];
 
   /** A fresh tab at `path` of the shop. */

@@ -6,8 +6,8 @@
  */
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchEngine, type EngineBrowser } from '../support/engine-browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserForBlock } from '../support/engine-block.js';
 import { startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
 const DIST = new URL('../../packages/elements/dist/', import.meta.url);
@@ -45,16 +45,7 @@ const LABELS = `() => ['paykit-pay-button', 'paykit-connect-button'].every((tag)
   : null`;
 
 describe.each(selectedEngines())('a locale module beside the script-tag file, in %s', (engine) => {
-  let browser: EngineBrowser;
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
+  const browser = browserForBlock(engine);
 
   /** The labels the page at `path` shows once both scripts ran, and what went wrong on it. */
   async function labelsOn(path: string) {

@@ -11,7 +11,7 @@
  * counted where the provider receives them; what the browsers sent is seen where the platform's pages receive it.
  */
 import { ENGINE_NAMES, selectedEngines } from '@paykit/test-support/engines';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPaykitHandler,
   createPlatform,
@@ -21,7 +21,8 @@ import {
   type MerchantCredentials,
   type Platform,
 } from '@paykit/server';
-import { launchEngine, type EngineBrowser, type Tab } from '../support/engine-browser.js';
+import { browserForBlock } from '../support/engine-block.js';
+import type { Tab } from '../support/engine-browser.js';
 import { startJwtResourceServer, type JwtResourceServer } from '../support/jwt-resource-server.js';
 import { approveAtProvider, startOidcProvider, type OidcProvider } from '../support/oidc-provider.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
@@ -166,20 +167,9 @@ const engines = selectedEngines();
 describe.each(engines)('Connect against a certified OAuth server (oidc-provider), in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
   const businessId = `biz_${MERCHANT_LOGIN}`;
-  let browser: EngineBrowser;
+  const browser = browserForBlock(engine);
   /** This engine's first callback, replayed later. */
   let firstCallback: CallbackExchange | undefined;
-
-  beforeAll(async () => {
-    browser = await launchEngine(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  // A failed test's tab too: WebKitWebDriver holds one session at a time.
-  afterEach(async () => {
-    await browser?.closeTabs();
-  });
 
   it(`connects: the button discovers the provider, the merchant signs in and consents, the return page says "Connected to ..." (${name})`, async () => {
     const before = {
