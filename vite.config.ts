@@ -1,7 +1,7 @@
 /**
  * The root Vite config: the script-tag bundles of @paykit/elements (`pnpm build`), and Vitest's
  * configuration for every Node-side test (core, server, sandbox, and the end-to-end tests in `test/`).
- * The element tests run in Chromium under web-test-runner instead (packages/elements).
+ * The element tests run under web-test-runner instead, in Chromium, Firefox ESR and WebKitGTK (packages/elements).
  */
 import { selectedEngines } from './packages/test-support/src/engines.js';
 import { readdirSync, readFileSync } from 'node:fs';
