@@ -41,7 +41,15 @@ const ARGUMENTS: { readonly [K in OperationId]: readonly unknown[] } = {
   'products.create': [{ name: 'Mug', price: 1, currency: 'SGD' }],
   'products.list': [],
   'products.delete': [ID],
-  'invoices.create': [{ customer_email: 'a@example.com', amount: 1, currency: 'SGD' }],
+  'invoices.create': [
+    {
+      customer: { name: 'Ann', email: 'a@example.com' },
+      invoice_date: '2026-11-23',
+      payment_by: 'amount',
+      amount: 1,
+      currency: 'SGD',
+    },
+  ],
   'invoices.list': [],
   'orders.list': [],
   'orders.get': [ID],
