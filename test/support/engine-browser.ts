@@ -451,12 +451,21 @@ async function launchWebKit(): Promise<EngineBrowser> {
       const driven = new Set([home]);
       const run = (script: string, args: unknown[] = []) => call('POST', `${session}/execute/sync`, { script, args });
       if (options.viewport) {
-        // The window is sized, not the viewport: add what the toolbar and borders take.
+        // The window is sized, not the viewport: add what the toolbar and borders take. GTK may apply the size
+        // after WebDriver has answered (a fresh-clone run read MiniBrowser's default 1,024 px right after), so
+        // the size is asked again until the viewport has it, for up to 5 s.
         const [width, height] = (await run('return [outerWidth - innerWidth, outerHeight - innerHeight]')) as number[];
-        await call('POST', `${session}/window/rect`, {
-          width: options.viewport.width + width!,
-          height: options.viewport.height + height!,
-        });
+        const wanted = Math.max(options.viewport.width, WEBKIT_NARROWEST);
+        for (const deadline = Date.now() + 5_000; ;) {
+          await call('POST', `${session}/window/rect`, {
+            width: options.viewport.width + width!,
+            height: options.viewport.height + height!,
+          });
+          const sized = async () => (await run('return innerWidth')) === wanted;
+          if ((await sized()) || Date.now() > deadline) break;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          if (await sized()) break;
+        }
       }
       const problems: string[] = [];
       /** Collects the current document's problems, and listens in it if it is new. */
