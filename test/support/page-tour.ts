@@ -50,6 +50,9 @@ async function until(done: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** How long the tour waits for each address: the walk runs once per engine, first thing, while other files start browsers. */
+const WALK_MS = 30_000;
+
 /**
  * Walks the flows once in `tab` and lists the pages. Walked once per demo: a second walk would connect the
  * merchant again and add a second order.
@@ -60,25 +63,26 @@ export async function prepareTour(demo: RunningDemo, tab: Tab): Promise<Tour> {
   // A payment: the shop, a pending checkout, then paid, the return page and an order.
   await tab.goto(demo.url);
   await tab.click('Buy Enamel mug');
-  const paidCheckout = (await tab.waitForUrl((url) => url.origin === sandbox)).href;
+  const paidCheckout = (await tab.waitForUrl((url) => url.origin === sandbox, WALK_MS)).href;
   await tab.click(/^Pay /);
-  const returnUrl = (await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/return')).href;
+  const returnUrl = (await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/return', WALK_MS))
+    .href;
   await until(() => demo.orders.list().length > 0, 'the webhook to record the order');
 
   // A checkout left pending (with a purpose and methods to choose from).
   await tab.goto(demo.url);
   await tab.click('Buy Organic T-shirt');
-  const pendingCheckout = (await tab.waitForUrl((url) => url.origin === sandbox)).href;
+  const pendingCheckout = (await tab.waitForUrl((url) => url.origin === sandbox, WALK_MS)).href;
 
   // Connect: sign-in and consent on the sandbox dashboard, back to the marketplace.
   await tab.goto(`${demo.url}/platform`);
   await tab.click('Connect with Payments');
-  const signIn = (await tab.waitForUrl((url) => url.pathname === '/dashboard/sign-in')).href;
+  const signIn = (await tab.waitForUrl((url) => url.pathname === '/dashboard/sign-in', WALK_MS)).href;
   await tab.fill('Email', DEMO_MERCHANT.ownerEmail);
   await tab.click('Sign in');
-  const consent = (await tab.waitForUrl((url) => url.pathname === '/oauth/authorize')).href;
+  const consent = (await tab.waitForUrl((url) => url.pathname === '/oauth/authorize', WALK_MS)).href;
   await tab.click('Connect');
-  await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/platform/return');
+  await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/platform/return', WALK_MS);
   await returnSettled(tab);
 
   // A card reader with a payment waiting on it.
@@ -109,7 +113,7 @@ export async function prepareTour(demo: RunningDemo, tab: Tab): Promise<Tour> {
       await other.goto(`${sandbox}/dashboard/sign-in?next=${encodeURIComponent('/dashboard/connected-apps')}`);
       await other.fill('Email', DEMO_MERCHANT.ownerEmail);
       await other.click('Sign in');
-      await other.waitForUrl((url) => url.pathname === '/dashboard/connected-apps');
+      await other.waitForUrl((url) => url.pathname === '/dashboard/connected-apps', WALK_MS);
     },
     pages: [
       { name: 'demo-shop', url: demo.url },
