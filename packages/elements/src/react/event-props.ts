@@ -1,3 +1,4 @@
+'use client';
 /**
  * `eventProps`: the `events` map `@lit/react`'s `createComponent` takes, typed from the DOM event map, so that
  * a prop's event type follows from its event name and a misspelt name is a type error.
