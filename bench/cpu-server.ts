@@ -12,6 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { bareProxy } from './bare-proxy.js';
 
 const [path, sandboxUrl, apiKey, databaseUrl, tablePrefix] = process.argv.slice(2) as [
   'proxy' | 'handler' | 'handler-postgres',
@@ -44,20 +45,9 @@ const shared: Pick<PaykitHandlerOptions, 'eventStore' | 'idempotencyStore'> = st
   ? { eventStore: stores.events, idempotencyStore: stores.idempotency }
   : {};
 
-const form = 'amount=12.50&currency=SGD&purpose=Bench';
-const apiHeaders = { 'content-type': 'application/x-www-form-urlencoded', 'x-business-api-key': apiKey };
 const server =
   path === 'proxy'
-    ? createServer((req, res) => {
-        req.resume();
-        req.on('end', () => {
-          fetch(`${sandboxUrl}/v1/payment-requests`, { method: 'POST', headers: apiHeaders, body: form })
-            .then(async (answer) =>
-              res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()),
-            )
-            .catch(() => res.writeHead(502).end());
-        });
-      })
+    ? createServer(bareProxy(sandboxUrl, apiKey))
     : createServer(
         toNodeListener(
           createPaykitHandler({

@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { bareProxy, benchApiHeaders, BENCH_FORM } from './bare-proxy.js';
 
 /** One path's load. */
 export interface LoadFigures {
@@ -123,18 +124,9 @@ export async function measureHandlerThroughput(
     // Requests still in flight when the sandbox stops are not news.
     logger: { warn: () => undefined, error: () => undefined },
   });
-  const form = 'amount=12.50&currency=SGD&purpose=Bench';
-  const apiHeaders = { 'content-type': 'application/x-www-form-urlencoded', 'x-business-api-key': apiKey };
-  const proxy = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      fetch(`${sandboxUrl}/v1/payment-requests`, { method: 'POST', headers: apiHeaders, body: form })
-        .then(async (answer) =>
-          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()),
-        )
-        .catch(() => res.writeHead(502).end());
-    });
-  });
+  const form = BENCH_FORM;
+  const apiHeaders = benchApiHeaders(apiKey);
+  const proxy = createServer(bareProxy(sandboxUrl, apiKey));
   const server = createServer(toNodeListener(handler));
   const proxyUrl = await listen(proxy);
   const shop = await listen(server);

@@ -21,7 +21,7 @@ import { DEMO_MERCHANT } from '../../demo/platform.js';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
 import { browserForBlock, demoReports, problemsWithReports } from '../support/engine-block.js';
 import type { Tab } from '../support/engine-browser.js';
-import { startJwtResourceServer, type JwtResourceServer } from '../support/jwt-resource-server.js';
+import { harbourShopOf, startJwtResourceServer, type JwtResourceServer } from '../support/jwt-resource-server.js';
 import { approveAtProvider, startOidcProvider, type OidcProvider } from '../support/oidc-provider.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
@@ -42,13 +42,7 @@ const connected: ConnectedBusiness[] = [];
 
 beforeAll(async () => {
   pages = await startPlatformPages();
-  api = await startJwtResourceServer((sub) => ({
-    id: `biz_${sub}`,
-    name: `${sub[0]!.toUpperCase()}${sub.slice(1)}'s Harbour Shop`,
-    country: 'SG',
-    currency: 'SGD',
-    payments_enabled: true,
-  }));
+  api = await startJwtResourceServer(harbourShopOf);
   const redirectUri = `${pages.url}/return`;
   provider = await startOidcProvider({
     redirectUris: [redirectUri],

@@ -23,7 +23,7 @@ import {
 } from '@paykit/server';
 import { browserForBlock } from '../support/engine-block.js';
 import type { Tab } from '../support/engine-browser.js';
-import { startJwtResourceServer, type JwtResourceServer } from '../support/jwt-resource-server.js';
+import { harbourShopOf, startJwtResourceServer, type JwtResourceServer } from '../support/jwt-resource-server.js';
 import { approveAtProvider, startOidcProvider, type OidcProvider } from '../support/oidc-provider.js';
 import { pageWith, startPlatformPages, type PlatformPages } from '../support/platform-pages.js';
 
@@ -59,13 +59,7 @@ const returnUrl = () => `${pages.url}/return`;
 
 beforeAll(async () => {
   pages = await startPlatformPages();
-  api = await startJwtResourceServer((sub) => ({
-    id: `biz_${sub}`,
-    name: `${sub[0]!.toUpperCase()}${sub.slice(1)}'s Harbour Shop`,
-    country: 'SG',
-    currency: 'SGD',
-    payments_enabled: true,
-  }));
+  api = await startJwtResourceServer(harbourShopOf);
   const providerOptions = {
     redirectUris: [returnUrl()],
     resource: api.resource,

@@ -157,19 +157,7 @@ const FIND = `(source, flags) => {
 /** In the page: the field a label containing `label` names. */
 const FIELD = `(label) => [...document.querySelectorAll('label')].find((l) => l.textContent.includes(label))?.control ?? null`;
 
-/** In the page: the text at a path of selectors through shadow roots. */
-const TEXT = `(path) => {
-  let root = document;
-  let el = null;
-  for (const selector of path) {
-    el = root.querySelector(selector);
-    if (!el) return null;
-    root = el.shadowRoot ?? el;
-  }
-  return el.textContent;
-}`;
-
-/** In the page: the element at a path of selectors through shadow roots (as TEXT walks it). */
+/** In the page: the element at a path of selectors, each inside the previous one's shadow root (or itself). */
 const AT = `(path) => {
   let root = document;
   let el = null;
@@ -180,6 +168,9 @@ const AT = `(path) => {
   }
   return el;
 }`;
+
+/** In the page: the text of the element at a path of selectors (as AT walks it). */
+const TEXT = `(path) => (${AT})(path)?.textContent ?? null`;
 
 /** In the page: records what goes wrong from now on, once per document (WebKit, after load). */
 const LISTEN = `() => {

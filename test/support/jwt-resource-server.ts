@@ -37,6 +37,15 @@ export interface JwtResourceServer {
 /** The business profile of an account at the authorization server (its `sub`). */
 export type ProfileOf = (sub: string) => BusinessInfo;
 
+/** The business a merchant signed in as `sub` connects in the OAuth tests: "Ann's Harbour Shop", in Singapore. */
+export const harbourShopOf: ProfileOf = (sub) => ({
+  id: `biz_${sub}`,
+  name: `${sub[0]!.toUpperCase()}${sub.slice(1)}'s Harbour Shop`,
+  country: 'SG',
+  currency: 'SGD',
+  payments_enabled: true,
+});
+
 /** Starts the resource server on a free port. */
 export async function startJwtResourceServer(profileOf: ProfileOf): Promise<JwtResourceServer> {
   const calls: ResourceCall[] = [];
