@@ -103,6 +103,36 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
     });
   },
 
+  async 'an API that redirects: refused and never followed, where it pointed logged without its query'(host) {
+    const business = await newBusiness(host, 'Runtime Redirect');
+    const logger = capturingLogger();
+    await withShop(host, business, { logger }, async ({ origin }) => {
+      // Two: the call, and the transport's second look without credentials where the runtime refused the
+      // redirect itself (redirect: 'error'; workerd answers 'manual' and needs one). Cleared after, either way.
+      const fault = { path: '/v1/payment-requests', method: 'POST', kind: 'redirect', times: 2 };
+      await sandboxCall(host, 'POST', '/_sandbox/faults', fault);
+      try {
+        const created = await callRoute(origin, 'POST', '/paykit/payment-requests', { reference: 'sku-mug' });
+        expectEqual(
+          [created.status, created.body.code],
+          [502, 'upstream_error'],
+          'the click: answer (the shopper is told no more)',
+        );
+      } finally {
+        await sandboxCall(host, 'DELETE', '/_sandbox/faults');
+      }
+      const logged = logger.lines.join('\n');
+      expectEqual(
+        [
+          logged.includes('redirect (301, to https://moved.sandbox.invalid/v1/payment-requests)'),
+          logged.includes('secret'),
+        ],
+        [true, false],
+        `the log names where the redirect pointed, without its query (logged: ${logged})`,
+      );
+    });
+  },
+
   async 'webhooks: the notification (form, hmac) and the event (JSON, Hitpay-Signature), acted on once'(host) {
     const business = await newBusiness(host, 'Runtime Webhooks');
     const events: ConfirmedEvent[] = [];

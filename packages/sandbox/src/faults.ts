@@ -1,12 +1,22 @@
 /**
  * Fault injection: the control API arms a fault on a route, and the next matching requests get it instead of
  * (or before) the real answer. What the network and a struggling API do: 5xx, slow answers, no answer at all,
- * dropped connections, truncated or non-JSON bodies, 429.
+ * dropped connections, truncated or non-JSON bodies, 429, and a redirect (a moved host or a proxy sending http to
+ * https, which a client must not follow with its credentials).
  */
 import type { MiddlewareHandler } from 'hono';
 
 /** The kinds of fault. */
-export const FAULT_KINDS = ['status', 'slow', 'timeout', 'drop', 'truncated', 'html', 'rate_limit'] as const;
+export const FAULT_KINDS = [
+  'status',
+  'slow',
+  'timeout',
+  'drop',
+  'truncated',
+  'html',
+  'rate_limit',
+  'redirect',
+] as const;
 
 /** An armed fault. */
 export interface Fault {
@@ -74,6 +84,9 @@ export function faultMiddleware(faults: Faults): MiddlewareHandler {
         return c.html('<html><body><h1>Down for maintenance</h1></body></html>', 200);
       case 'rate_limit':
         return c.json({ message: 'Too many requests' }, 429, { 'retry-after': String(fault.retryAfter) });
+      case 'redirect':
+        // Somewhere that can never answer (`.invalid`), with a query a client must not repeat in its logs.
+        return c.body(null, 301, { location: `https://moved.sandbox.invalid${path}?moved=secret` });
     }
   };
 }

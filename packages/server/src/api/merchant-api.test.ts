@@ -184,6 +184,8 @@ describe('when the API misbehaves', () => {
   });
 
   it('refuses a redirect without following it, so the key goes nowhere else, and does not retry a read', async () => {
+    // Node's fetch refuses the redirect itself ('error'), so the transport asks once more with 'manual' to name
+    // where it pointed: that second request carries neither the key nor the body.
     const elsewhere = await startScriptedServer(() => ({ body: valid }));
     try {
       for (const status of [301, 302, 307, 308]) {
@@ -196,11 +198,19 @@ describe('when the API misbehaves', () => {
         expect(error).toMatchObject({ code: 'upstream_invalid_response', status });
         expect(error.message).toContain(`redirect (${status}, to ${elsewhere.url}/v1/payment-requests/pr_1)`);
         expect(error.message).not.toContain('secret');
-        expect(server!.requests).toHaveLength(1);
+        expect(server!.requests).toHaveLength(2);
+        expect(server!.requests[0]!.headers['x-business-api-key']).toBeDefined();
+        expect(server!.requests[1]!.headers['x-business-api-key']).toBeUndefined();
+        expect(server!.requests[1]!.headers.authorization).toBeUndefined();
+        expect(server!.requests[1]!.body).toBe('');
       }
       const create = await apiAnswering(() => ({ status: 303, headers: { location: '/elsewhere' }, body: '' }));
       const error = await failureOf(create.createPaymentRequest({ amount: 1, currency: 'SGD' }));
       expect(error.message).toContain(`to ${server!.url}/elsewhere`);
+      expect(server!.requests.map((request) => [request.method, request.body === ''])).toEqual([
+        ['POST', false],
+        ['POST', true],
+      ]);
       expect(elsewhere.requests).toHaveLength(0);
     } finally {
       await elsewhere.close();

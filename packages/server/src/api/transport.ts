@@ -5,6 +5,7 @@
 import { encodeForm, errorBodySchema, PaykitError, toFieldErrors, type ErrorCode } from '@paykit/core';
 import type * as z from 'zod';
 import { isApiKeyAuth, type ResolvedApiConfig } from './config.js';
+import { isCloudflareWorkers } from '../runtime.js';
 import { sleep } from '../sleep.js';
 
 /** Per-call options. */
@@ -157,14 +158,13 @@ async function attemptOnce<S extends z.ZodType>(
   let response: Response;
   let text: string;
   try {
-    // Redirects are not followed: following one would carry the API key header to wherever it points. They are
-    // answered 'manual' and refused below ('error' is what is meant, but workerd refuses that value).
+    // Redirects are never followed: following one would carry the API key header to wherever it points.
     response = await send(url, {
       method: operation.method,
       headers,
       body,
       signal: controller.signal,
-      redirect: 'manual',
+      redirect: REDIRECT,
     });
     if (isRedirect(response)) {
       await response.body?.cancel().catch(() => undefined);
@@ -173,6 +173,9 @@ async function attemptOnce<S extends z.ZodType>(
     text = await response.text();
   } catch (error) {
     if (error instanceof PaykitError) throw error;
+    if (!timedOut && !outer?.aborted && REDIRECT === 'error' && saysRedirect(error)) {
+      throw redirected(await locate(send, url, operation.method, controller.signal), url, what);
+    }
     if (timedOut) {
       throw new PaykitError('timeout', `The Payments API did not answer ${what} within ${config.timeoutMs} ms`, {
         cause: error,
@@ -248,6 +251,45 @@ async function failure(
 }
 
 /**
+ * How calls meet a redirect. `'error'` wherever the runtime takes it: the Fetch standard clones the request (a tee
+ * of its body stream) for any other mode, in case it is sent again, which costs the handler's create call about
+ * 50 to 70 µs of CPU per request on Node 20 (`bench/cpu-per-request.ts`). workerd refuses `'error'`: there a 3xx is
+ * answered `'manual'` and refused by the transport itself.
+ */
+const REDIRECT: 'error' | 'manual' = isCloudflareWorkers() ? 'manual' : 'error';
+
+/**
+ * True when a fetch refused a redirect under `redirect: 'error'`: each runtime says so in words, undici on the
+ * cause ("unexpected redirect"), Bun ("UnexpectedRedirect") and Deno ("Encountered redirect") on the error.
+ */
+function saysRedirect(error: unknown): boolean {
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 3; at = at.cause, depth += 1) {
+    if (/redirect/i.test(at.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The redirect a call under `'error'` met, for its refusal to say where it pointed: asked once more with
+ * `'manual'`, without the credentials or the body, so that nothing of the call is sent twice. Undefined when that
+ * answer is no redirect (or no answer): the refusal then names no Location.
+ */
+async function locate(
+  send: typeof fetch,
+  url: URL,
+  method: string,
+  signal: AbortSignal,
+): Promise<Response | undefined> {
+  try {
+    const answer = await send(url, { method, redirect: 'manual', signal });
+    await answer.body?.cancel().catch(() => undefined);
+    return isRedirect(answer) ? answer : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A 3xx answer (or a browser's opaque redirect, whose status reads 0). The API never redirects a call: a redirect
  * means a wrong `apiBaseUrl` (http to https, a moved host) or something in between, and it will not change by
  * asking again.
@@ -256,23 +298,27 @@ function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
-/** The refusal of a redirect: where it pointed (its origin and path, never its query) for the log. */
-function redirected(response: Response, requested: URL, what: string): PaykitError {
-  const location = response.headers.get('location');
+/**
+ * The refusal of a redirect: where it pointed (its origin and path, never its query) for the log. `response` is the
+ * 3xx, or undefined when the runtime refused it before anyone could read it.
+ */
+function redirected(response: Response | undefined, requested: URL, what: string): PaykitError {
+  const location = response?.headers.get('location') ?? null;
   let target = 'no Location';
   if (location !== null) {
     try {
-      const url = new URL(location, response.url || requested);
+      const url = new URL(location, response?.url || requested);
       target = `to ${url.origin}${url.pathname}`;
     } catch {
       target = 'an unreadable Location';
     }
   }
+  const status = response === undefined ? undefined : response.status || 'opaque';
   return new PaykitError(
     'upstream_invalid_response',
-    `The Payments API answered ${what} with a redirect (${response.status || 'opaque'}, ${target}); redirects are ` +
-      'not followed, so that the credentials go nowhere else: check that apiBaseUrl is the API itself',
-    { status: response.status },
+    `The Payments API answered ${what} with a redirect (${status === undefined ? '' : `${status}, `}${target}); ` +
+      'redirects are not followed, so that the credentials go nowhere else: check that apiBaseUrl is the API itself',
+    response ? { status: response.status } : {},
   );
 }
 
