@@ -23,6 +23,11 @@ export interface LoadFigures {
   non2xx: number;
   /** The p99 of the serving process's event-loop delay while this path was loaded, in ms. */
   loopDelayP99Ms?: number;
+  /**
+   * CPU time of the bench's process per request while this path was loaded, in µs: the path's own cost plus the
+   * load generator's (and the sandbox's, when it is in the process), so that differences between paths are theirs.
+   */
+  cpuUsPerRequest?: number;
 }
 
 /** Where the sandbox ran and what each path did against it. */
@@ -39,6 +44,8 @@ export interface Round {
   requests: number;
   seconds: number;
   non2xx: number;
+  /** CPU time of this process over the round (user + system), in µs. */
+  cpuUs: number;
 }
 
 /**
@@ -53,6 +60,7 @@ export async function round(
   perRequest?: () => Record<string, string>,
 ): Promise<Round> {
   const latenciesMs: number[] = [];
+  const cpu = process.cpuUsage();
   // The callback form: it hands back the instance, whose 'response' event times each answer.
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const requests = perRequest
@@ -64,18 +72,27 @@ export async function round(
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => latenciesMs.push(responseTime));
   });
-  return { latenciesMs, requests: result.requests.total, seconds: result.duration, non2xx: result.non2xx };
+  const used = process.cpuUsage(cpu);
+  return {
+    latenciesMs,
+    requests: result.requests.total,
+    seconds: result.duration,
+    non2xx: result.non2xx,
+    cpuUs: used.user + used.system,
+  };
 }
 
 /** Rounds of one path as one load: requests over the whole time, the p99 of every response. */
 export function merge(rounds: readonly Round[], loop?: IntervalHistogram): LoadFigures {
   const all = rounds.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
   const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
+  const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
   return {
-    requestsPerSecond: rounds.reduce((sum, r) => sum + r.requests, 0) / Math.max(seconds, 1e-9),
+    requestsPerSecond: requests / Math.max(seconds, 1e-9),
     p99Ms: all.length === 0 ? 0 : all[Math.min(all.length - 1, Math.floor(all.length * 0.99))]!,
     non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
     ...(loop ? { loopDelayP99Ms: loop.percentile(99) / 1e6 } : {}),
+    cpuUsPerRequest: rounds.reduce((sum, r) => sum + r.cpuUs, 0) / Math.max(requests, 1),
   };
 }
 

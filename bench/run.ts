@@ -57,20 +57,23 @@ if (wanted('handler')) {
   console.log(
     `\n## Server handler: POST /payment-requests, 10 connections, ${seconds} one-second rounds each, 127.0.0.1`,
   );
-  console.log('| sandbox | path | req/s | p99 ms | event-loop delay p99 ms | non-2xx |\n|---|---|---|---|---|---|');
+  console.log(
+    '| sandbox | path | req/s | p99 ms | event-loop delay p99 ms | bench process CPU µs/request | non-2xx |\n|---|---|---|---|---|---|---|',
+  );
   const ratios: string[] = [];
   for (const where of ['same process', 'own process'] as const) {
     const { sandbox, proxy, handler } = await measureHandlerThroughput(seconds, where);
     const row = (path: string, load: LoadFigures) =>
       console.log(
-        `| ${where} | ${path} | ${load.requestsPerSecond.toFixed(0)} | ${load.p99Ms.toFixed(1)} | ${load.loopDelayP99Ms?.toFixed(1) ?? ''} | ${load.non2xx} |`,
+        `| ${where} | ${path} | ${load.requestsPerSecond.toFixed(0)} | ${load.p99Ms.toFixed(1)} | ${load.loopDelayP99Ms?.toFixed(1) ?? ''} | ${load.cpuUsPerRequest?.toFixed(0) ?? ''} | ${load.non2xx} |`,
       );
     row('sandbox alone (POST /v1/payment-requests)', sandbox);
     row('bare proxy: node:http + fetch -> sandbox, no paykit', proxy);
     row('handler via node adapter -> sandbox', handler);
     ratios.push(
       `sandbox in ${where}: handler / bare proxy ${(handler.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)} (throughput, goal >= 0.85), ` +
-        `${(handler.p99Ms / Math.max(proxy.p99Ms, 1)).toFixed(2)} (p99, goal <= 1.5)`,
+        `${(handler.p99Ms / Math.max(proxy.p99Ms, 1)).toFixed(2)} (p99, goal <= 1.5), ` +
+        `${((proxy.cpuUsPerRequest ?? 0) / Math.max(handler.cpuUsPerRequest ?? 1, 1e-9)).toFixed(2)} (bench process CPU per request, proxy / handler)`,
     );
     if (handler.non2xx > 0 || sandbox.non2xx > 0) failed = true;
   }
