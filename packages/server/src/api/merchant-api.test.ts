@@ -217,6 +217,27 @@ describe('when the API misbehaves', () => {
     }
   });
 
+  it('refuses a redirect it cannot locate as one to no Location, and never calls an unreachable host a redirect', async () => {
+    // The keyed call is redirected; the second look, without the key, is refused (a proxy that redirects only
+    // what carries credentials): the refusal still says redirect, with no Location, and is not retried.
+    const moved = await apiAnswering((_request, index) =>
+      index === 0 ? { status: 302, headers: { location: 'https://elsewhere.example/v1' }, body: '' } : { status: 401 },
+    );
+    const error = await failureOf(moved.getPaymentRequest('pr_1'));
+    expect(error).toMatchObject({ code: 'upstream_invalid_response' });
+    expect(error.message).toContain('with a redirect (no Location)');
+    expect(server!.requests).toHaveLength(2);
+    // A host whose name says "redirect" and does not resolve (RFC 6761's .invalid) is unreachable, not redirected
+    // (a slow resolver may make it a timeout instead).
+    const unreachable = createMerchantApi({
+      apiBaseUrl: 'https://redirect.invalid',
+      apiKey: 'k',
+      timeoutMs: 2_000,
+      retry: { attempts: 1 },
+    });
+    expect(['network_error', 'timeout']).toContain((await failureOf(unreachable.getPaymentRequest('pr_1'))).code);
+  });
+
   it('calls the configured fetch as a plain function, never as a method of the configuration', async () => {
     const scripted = await apiAnswering(() => ({ body: valid }));
     const receivers: unknown[] = [];

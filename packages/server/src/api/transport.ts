@@ -259,12 +259,15 @@ async function failure(
 const REDIRECT: 'error' | 'manual' = isCloudflareWorkers() ? 'manual' : 'error';
 
 /**
- * True when a fetch refused a redirect under `redirect: 'error'`: each runtime says so in words, undici on the
- * cause ("unexpected redirect"), Bun ("UnexpectedRedirect") and Deno ("Encountered redirect") on the error.
+ * True when a fetch refused a redirect under `redirect: 'error'`: each runtime says so in its own words, undici on
+ * the cause ("unexpected redirect"), Bun ("UnexpectedRedirect") and Deno ("Encountered redirect") on the error. The
+ * words, not "redirect" alone, which a host name in a DNS failure may contain.
  */
+const REFUSED_REDIRECT = /unexpected ?redirect|encountered redirect/i;
+
 function saysRedirect(error: unknown): boolean {
   for (let at: unknown = error, depth = 0; at instanceof Error && depth < 3; at = at.cause, depth += 1) {
-    if (/redirect/i.test(at.message)) return true;
+    if (REFUSED_REDIRECT.test(at.message)) return true;
   }
   return false;
 }
