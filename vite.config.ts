@@ -38,6 +38,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...(engines.includes('chromium') ? [] : chromiumOnly)],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // expect.poll waits up to 5 s, not vitest's 1 s: a poll returns as soon as it holds, and on a loaded CI machine a
+    // browser may take longer than a second to show what a test waits for.
+    expect: { poll: { timeout: 5_000 } },
     // One PostgreSQL server for the run (the @paykit/server/postgres tests), unless PAYKIT_TEST_DATABASE_URL is set.
     globalSetup: ['packages/test-support/src/postgres-global-setup.ts'],
   },
