@@ -165,8 +165,10 @@ describe.each(selectedEngines())('in %s', (engine) => {
       // A person reads the consent page before closing it (a handle that reads closed in its first second is taken
       // for one that Cross-Origin-Opener-Policy cut, see popup-connect.ts).
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const closedAt = await tab.run<number>(`() => performance.now()`);
       await popup.close();
+      // The clock starts once the popup is closed: the close is a round trip through the driver, which took a
+      // loaded CI machine long enough to push the figure past the second (1,004 ms).
+      const closedAt = await tab.run<number>(`() => performance.now()`);
       await expect.poll(() => tab.run<string | null>(`() => document.body.dataset.cancelledAt ?? null`)).not.toBeNull();
       const cancelledAt = Number(await tab.run<string>(`() => document.body.dataset.cancelledAt`));
       expect(cancelledAt - closedAt).toBeLessThan(1_000);
