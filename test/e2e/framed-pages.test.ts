@@ -91,6 +91,24 @@ const alerts = (frame: FrameView) =>
 /** The other windows' addresses. */
 const openedUrls = async (tab: Tab) => (await tab.opened()).map((other) => other.url);
 
+/**
+ * Waits until a tab the page opened is at the checkout; if none is within 10 s, fails with what each side shows
+ * (the windows opened and their addresses, the frame's words, the backend's count), so a failure on a loaded
+ * machine names the side that stalled.
+ */
+async function untilCheckoutTab(tab: Tab, frame: FrameView): Promise<void> {
+  try {
+    await expect.poll(async () => (await openedUrls(tab)).some(atCheckout), { timeout: 10_000 }).toBe(true);
+  } catch (error) {
+    const urls = await openedUrls(tab).catch((reason: unknown) => `unreadable (${String(reason)})`);
+    throw new Error(
+      `no opened tab reached the checkout in 10 s: opened ${JSON.stringify(urls)}; the frame says ` +
+        `${JSON.stringify(await said(frame).catch(String))}; the backend saw ${backend.requests} request(s)`,
+      { cause: error },
+    );
+  }
+}
+
 describe.each(selectedEngines())('in %s', (engine) => {
   const name = ENGINE_NAMES[engine];
   const browser = browserForBlock(engine);
@@ -177,7 +195,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await expect.poll(async () => (await tab.opened()).length, { timeout: 3_000, interval: 50 }).toBe(1);
       // Opened by the click itself: the shop's backend had not let the request through yet (it is held 3 s).
       expect(backend.releasedAt).toBe(0);
-      await expect.poll(async () => (await openedUrls(tab)).some(atCheckout), { timeout: 10_000 }).toBe(true);
+      await untilCheckoutTab(tab, frame);
       await expect.poll(() => said(frame)).toMatch(SAID.checkoutInTab);
       // Severed from the shop's page: the checkout cannot reach back to it.
       expect((await tab.opened()).map((other) => other.hasOpener)).toEqual([false]);
@@ -199,7 +217,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       const top = (await tab.url()).href;
       await frame.click('Buy Enamel mug');
       await pressAgainInWebKit(frame);
-      await expect.poll(async () => (await openedUrls(tab)).some(atCheckout), { timeout: 10_000 }).toBe(true);
+      await untilCheckoutTab(tab, frame);
       await expect.poll(() => said(frame)).toMatch(SAID.checkoutInTab);
       expect((await tab.url()).href).toBe(top);
       expect(await tab.opened()).toHaveLength(1);
