@@ -27,7 +27,7 @@ import {
   read,
   type ConnectAttempt,
 } from './connect-attempts.js';
-import { handOffCallback } from './hand-off-callback.js';
+import { handOffCallback, tellOpener } from './hand-off-callback.js';
 import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
 
 // Still exported here, where it was first: `@paykit/elements` users may import both from this module.
@@ -88,8 +88,37 @@ export async function handleConnectReturn(options: HandleConnectReturnOptions): 
   return work;
 }
 
-/** Consumes the attempt of `state`, cleans the address bar, then sends the code to the backend. */
+/**
+ * The callback: handed to the page that opened the popup, when this is a popup's callback page (an attempt begun
+ * for a popup, or none here and an opener to ask), since that page holds the attempt and the merchant's place.
+ * If no page takes it in time, it is handled here, as a redirect's, and the opener hears how it went.
+ */
 async function exchange(
+  options: HandleConnectReturnOptions,
+  url: URL,
+  storage: Storage,
+  state: string,
+): Promise<ConnectedBusinessAnswer> {
+  const own = options.url === undefined;
+  const kept = own ? peekAttempt(state) : undefined;
+  if (!own || !(kept ? 'popup' in kept && kept.popup === true : window.opener !== null))
+    return exchangeHere(options, url, storage, state);
+  const business = await handOffCallback(url, state, kept !== undefined);
+  if (business) return business;
+  // Without the attempt here, this page cannot exchange the code: a late opener was told to go on instead.
+  if (!kept) return exchangeHere(options, url, storage, state);
+  try {
+    const connected = await exchangeHere(options, url, storage, state);
+    tellOpener(state, { business: connected });
+    return connected;
+  } catch (error) {
+    tellOpener(state, { error });
+    throw error;
+  }
+}
+
+/** Consumes the attempt of `state`, cleans the address bar, then sends the code to the backend. */
+async function exchangeHere(
   options: HandleConnectReturnOptions,
   url: URL,
   storage: Storage,
@@ -97,14 +126,6 @@ async function exchange(
 ): Promise<ConnectedBusinessAnswer> {
   const query = url.searchParams;
   const own = options.url === undefined;
-  // A popup's callback page (an attempt begun for a popup, or none here and an opener to ask): the page that opened
-  // the popup holds the attempt and the merchant's place, and exchanges the code. If no page takes it, it is
-  // handled here, as a redirect's.
-  const kept = own ? peekAttempt(state) : undefined;
-  if (own && (kept ? 'popup' in kept && kept.popup === true : window.opener !== null)) {
-    const business = await handOffCallback(url, state);
-    if (business) return business;
-  }
   const attempt = consumeAttempt(options.storage, state);
   if (own) {
     storage.setItem(HANDLED, url.pathname);

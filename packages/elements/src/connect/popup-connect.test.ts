@@ -4,7 +4,7 @@
  * handing the callback back to this page, which exchanges it and fires `paykit-connected`; the merchant's denial;
  * the popup closed; a window of another origin posting a code; the headless time limit and `AbortSignal`. The
  * merchant's approval on the sandbox dashboard is the backend's `/__test/approve` (the e2e tests sign in and
- * consent in the popup itself: test/e2e/connect-popup.test.ts).
+ * consent in the popup itself: test/e2e/connect-popup.test.ts); an opener too slow to take the callback.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { PaykitError } from '@paykit/core/browser';
@@ -107,6 +107,44 @@ async function withinOrSay<T>(promise: Promise<T>, ms: number, say: () => Promis
   }
 }
 
+/**
+ * Makes this page an opener too slow to answer (a busy phone, a background tab): from the first message of the
+ * popup's callback page, everything the page hears from it (its `message` events and the origin's popup channel)
+ * waits `ms` and then arrives in the order it came. Returns the undo. A real busy page cannot be played here: the
+ * popup shares this page's event loop, so a busy loop would stall both.
+ */
+function slowOpener(ms: number): () => void {
+  const held: (() => void)[] = [];
+  let releaseAt = 0;
+  const hold = (deliver: () => void) => {
+    releaseAt ||= Date.now() + ms;
+    held.push(deliver);
+    setTimeout(() => held.shift()?.(), releaseAt - Date.now());
+  };
+  const passing = new WeakSet<Event>();
+  const onMessage = (event: MessageEvent) => {
+    if (passing.has(event) || event.origin !== location.origin) return;
+    event.stopImmediatePropagation();
+    const { data, origin, source } = event;
+    hold(() => {
+      const again = new MessageEvent('message', { data, origin, source });
+      passing.add(again);
+      dispatchEvent(again);
+    });
+  };
+  addEventListener('message', onMessage, true);
+  const Original = BroadcastChannel;
+  window.BroadcastChannel = class extends Original {
+    override set onmessage(handler: ((event: MessageEvent) => void) | null) {
+      super.onmessage = handler && ((event: MessageEvent) => hold(() => handler.call(this, event)));
+    }
+  };
+  return () => {
+    removeEventListener('message', onMessage, true);
+    window.BroadcastChannel = Original;
+  };
+}
+
 /** The merchant approves the request on the dashboard; the popup comes back to the callback page. */
 async function approveIn(win: Window, request: URL): Promise<void> {
   const callback = await approveOnDashboard({
@@ -188,6 +226,25 @@ describe('<paykit-connect-button popup>', () => {
     // Exchanged once, by this page; the callback page was told and closed itself.
     expect((await backendState()).callbacks).to.equal(before + 1);
     await waitUntil(() => current!.closed, 'the callback page did not close itself');
+  });
+
+  it('an opener too slow to answer in time: the callback page exchanges the code itself, once, and this page hears how it went', async () => {
+    const { el, request } = await button();
+    const before = (await backendState()).callbacks;
+    const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
+    // Longer than the callback page waits for the ack (ACK_MS, 2 s).
+    const undo = slowOpener(2_500);
+    try {
+      const win = await click(el);
+      await approveIn(win, request);
+      expect((await connected).detail.business.name).to.equal('Harbour Cafe');
+    } finally {
+      undo();
+    }
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Connected to Harbour Cafe.');
+    // One exchange, the callback page's: this page's late ack got no `go`, so it never sent the code as well.
+    expect((await backendState()).callbacks).to.equal(before + 1);
   });
 
   it('a window of another origin posting a code for the attempt changes nothing', async () => {

@@ -21,7 +21,14 @@ import type { ConnectedBusinessAnswer } from '../types.js';
 import { ATTEMPT_TTL_MS } from './connect-attempts.js';
 // Through the lazy entries, so that each chunk stays what one kind of page fetches.
 import { handleConnectReturn } from './lazy-connect-return.js';
-import { POPUP_FEATURES, POPUP_NAME, popupChannel, popupMessage, type PopupMessage } from './popup-messages.js';
+import {
+  errorCodeOf,
+  POPUP_FEATURES,
+  POPUP_NAME,
+  popupChannel,
+  popupMessage,
+  type PopupMessage,
+} from './popup-messages.js';
 import { startConnect } from './lazy-start-connect.js';
 import type { StartConnectOptions } from './start-connect.js';
 
@@ -119,7 +126,9 @@ export function watchPopup(
   const channel = popupChannel();
   const opened = Date.now();
   return new Promise((resolve, reject) => {
-    let taken = false;
+    /** The callback, once the callback page gave it; then whether this page is exchanging it. */
+    let taken: Extract<PopupMessage, { type: 'paykit:connect-callback' }> | undefined;
+    let exchanging = false;
     let closedAt = 0;
     let severed = false;
     /** `popup_closed` was said: only the channel is heard now, until the time limit. */
@@ -136,26 +145,40 @@ export function watchPopup(
       if (!popup.closed) popup.close();
       finish(() => reject(error));
     };
-    const receive = (data: unknown, reply: (message: PopupMessage) => void) => {
-      const callback = popupMessage(data, 'paykit:connect-callback', state);
-      if (!callback || taken) return;
-      taken = true;
+    const conclude = (business: ConnectedBusinessAnswer | undefined, error: unknown) => {
+      channel?.close();
       finish(() => undefined);
-      reply({ type: 'paykit:connect-ack', state });
+      if (!business) return reject(error);
+      if (closed) options.late?.(business);
+      resolve(business);
+    };
+    const receive = (data: unknown, reply: (message: PopupMessage) => void) => {
+      if (!taken) {
+        taken = popupMessage(data, 'paykit:connect-callback', state);
+        if (!taken) return;
+        // The window is done with: only the callback page's answers and the time limit count from here.
+        clearInterval(poll);
+        reply({ type: 'paykit:connect-ack', state });
+        return;
+      }
+      // The callback page waited too long for the ack and exchanged the code itself: its outcome is this one's.
+      const done = popupMessage(data, 'paykit:connect-done', state);
+      if (done) return conclude(done.business, new PaykitError(errorCodeOf(done), done.error?.message ?? ''));
+      // The callback page heard the ack in time and leaves the exchange to this page: only now is it made, so that
+      // the code is never exchanged by both.
+      if (!popupMessage(data, 'paykit:connect-go', state) || exchanging) return;
+      exchanging = true;
       const url = new URL(options.redirectUri);
-      url.search = callback.search;
+      url.search = taken.search;
       // Checked and exchanged as on the return page, with this tab's attempt: state, verifier, single use.
       handleConnectReturn({ endpoint: options.endpoint, url: url.href, fetch: options.fetch }).then(
         (business) => {
           reply({ type: 'paykit:connect-done', state, business });
-          channel?.close();
-          if (closed) options.late?.(business);
-          resolve(business);
+          conclude(business, undefined);
         },
         (error: unknown) => {
           reply({ type: 'paykit:connect-done', state, error: describeFailure(error) });
-          channel?.close();
-          reject(error);
+          conclude(undefined, error);
         },
       );
     };

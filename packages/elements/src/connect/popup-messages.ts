@@ -6,9 +6,13 @@
  * attempt's `state`, which only the two pages know; anything else is ignored.
  *
  * - popup → opener: `callback`, with the callback's query (`code`, `state`, `iss`, or `error`), as it arrived.
- * - opener → popup: `ack` at once (the opener has the attempt and takes over), then `done` with the connected
- *   business or the error of the exchange; the popup then shows it and closes itself.
+ * - opener → popup: `ack` at once (the opener has the attempt and would take over).
+ * - popup → opener: `go`, if the ack came within the popup's wait; then the opener exchanges the code, says `done`
+ *   with the connected business or the error of the exchange, and the popup closes itself. An ack that came too
+ *   late gets no `go`: the popup has exchanged the code itself by then, and says `done` with its outcome instead.
+ *   So exactly one of the two pages exchanges the code, however slow the other is.
  */
+import type { ErrorCode } from '@paykit/core/browser';
 import type { ConnectedBusinessAnswer, PaykitErrorDetail } from '../types.js';
 
 /** The `BroadcastChannel` of the connect popups of this origin. */
@@ -24,6 +28,7 @@ export const POPUP_FEATURES = 'popup,width=500,height=720';
 export type PopupMessage =
   | { type: 'paykit:connect-callback'; state: string; search: string }
   | { type: 'paykit:connect-ack'; state: string }
+  | { type: 'paykit:connect-go'; state: string }
   | { type: 'paykit:connect-done'; state: string; business?: ConnectedBusinessAnswer; error?: PaykitErrorDetail };
 
 /** `data` as a {@link PopupMessage} of `type` about `state`, or `undefined`. */
@@ -38,6 +43,12 @@ export function popupMessage<T extends PopupMessage['type']>(
   return message?.type === type && typeof message.state === 'string' && (state === undefined || message.state === state)
     ? (message as Extract<PopupMessage, { type: T }>)
     : undefined;
+}
+
+/** The code of the error a `done` message carries, `upstream_error` when it names none. */
+export function errorCodeOf(done: Extract<PopupMessage, { type: 'paykit:connect-done' }>): ErrorCode {
+  // The other page's PaykitError detail (this origin's own code made it), whose code is an ErrorCode.
+  return (done.error?.code ?? 'upstream_error') as ErrorCode;
 }
 
 /** Opens the origin's popup channel, where the browser has one. */
