@@ -51,6 +51,7 @@ export const LAZY_CHUNKS: Readonly<Record<string, string>> = {
   'start-connect': 'pages with a connect button',
   'connect-attempts': 'pages with a connect button, and OAuth callback pages',
   popup: 'pages with a popup connect button',
+  'popup-messages': 'pages with a popup connect button, and OAuth callback pages',
   'drop-in': 'the first click of a drop-in pay button',
   framed: 'pages inside a frame (an iframe)',
   'handle-return': 'return pages, when <paykit-return> starts its check',

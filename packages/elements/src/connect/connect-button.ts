@@ -4,7 +4,7 @@ import { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, Payk
 import { text } from '../messages.js';
 import { loadPopup } from './lazy-popup-connect.js';
 import { loadConnect, startConnect } from './lazy-start-connect.js';
-import { POPUP_FEATURES, POPUP_NAME } from './popup-messages.js';
+import { POPUP_FEATURES, POPUP_NAME } from './popup-window.js';
 import { dev } from '#dev';
 
 /**

@@ -8,10 +8,9 @@
  * opener the outcome ({@link tellOpener}). Part of the OAuth callback's lazy chunk.
  */
 import { PaykitError } from '@paykit/core/browser';
-import { describeFailure } from '../http.js';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
-import { errorCodeOf, popupChannel, popupMessage, type PopupMessage } from './popup-messages.js';
+import { doneError, failureOf, popupChannel, popupMessage, type PopupMessage } from './popup-messages.js';
 
 /** How long the opener has to say it took the callback. */
 export const ACK_MS = 2_000;
@@ -53,9 +52,7 @@ export function handOffCallback(
       }
       const done = popupMessage(data, 'paykit:connect-done', state);
       if (!done) return;
-      finish(() =>
-        done.business ? resolve(done.business) : reject(new PaykitError(errorCodeOf(done), done.error?.message ?? '')),
-      );
+      finish(() => (done.business ? resolve(done.business) : reject(doneError(done))));
       // The merchant is back on the page that opened the popup, which shows the outcome.
       window.close();
     };
@@ -80,7 +77,7 @@ export function tellOpener(state: string, outcome: { business: ConnectedBusiness
   say(
     'business' in outcome
       ? { type: 'paykit:connect-done', state, business: outcome.business }
-      : { type: 'paykit:connect-done', state, error: describeFailure(outcome.error) },
+      : { type: 'paykit:connect-done', state, error: failureOf(outcome.error) },
     channel,
   );
   channel?.close();

@@ -14,7 +14,7 @@ import { LATEST } from './connect-attempts.js';
 import './define.js';
 import type { PaykitConnectButton } from './connect-button.js';
 import { prepareConnectPopup } from './lazy-popup-connect.js';
-import { POPUP_NAME } from './popup-messages.js';
+import { POPUP_NAME } from './popup-window.js';
 
 let dashboard: string;
 const redirectUri = () => `${location.origin}/return`;
@@ -245,6 +245,21 @@ describe('<paykit-connect-button popup>', () => {
     expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Connected to Harbour Cafe.');
     // One exchange, the callback page's: this page's late ack got no `go`, so it never sent the code as well.
     expect((await backendState()).callbacks).to.equal(before + 1);
+  });
+
+  it("an opener too slow to answer in time still hears the merchant's denial, with the server's description", async () => {
+    const { el, request } = await button();
+    const before = (await backendState()).callbacks;
+    const denied = next<PaykitConnectDeniedEvent>(el, 'paykit-connect-denied');
+    const undo = slowOpener(2_500);
+    try {
+      const win = await click(el);
+      win.location.href = `${redirectUri()}?error=access_denied&error_description=No&state=${request.searchParams.get('state')}`;
+      expect((await denied).detail.description).to.equal('No');
+    } finally {
+      undo();
+    }
+    expect((await backendState()).callbacks).to.equal(before);
   });
 
   it('a window of another origin posting a code for the attempt changes nothing', async () => {

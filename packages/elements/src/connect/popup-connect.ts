@@ -15,20 +15,13 @@
  * Part of the connect popup's lazy chunk.
  */
 import { PaykitError } from '@paykit/core/browser';
-import { describeFailure } from '../http.js';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
 import { ATTEMPT_TTL_MS } from './connect-attempts.js';
 // Through the lazy entries, so that each chunk stays what one kind of page fetches.
 import { handleConnectReturn } from './lazy-connect-return.js';
-import {
-  errorCodeOf,
-  POPUP_FEATURES,
-  POPUP_NAME,
-  popupChannel,
-  popupMessage,
-  type PopupMessage,
-} from './popup-messages.js';
+import { doneError, failureOf, popupChannel, popupMessage, type PopupMessage } from './popup-messages.js';
+import { POPUP_FEATURES, POPUP_NAME } from './popup-window.js';
 import { startConnect } from './lazy-start-connect.js';
 import type { StartConnectOptions } from './start-connect.js';
 
@@ -163,7 +156,7 @@ export function watchPopup(
       }
       // The callback page waited too long for the ack and exchanged the code itself: its outcome is this one's.
       const done = popupMessage(data, 'paykit:connect-done', state);
-      if (done) return conclude(done.business, new PaykitError(errorCodeOf(done), done.error?.message ?? ''));
+      if (done) return conclude(done.business, doneError(done));
       // The callback page heard the ack in time and leaves the exchange to this page: only now is it made, so that
       // the code is never exchanged by both.
       if (!popupMessage(data, 'paykit:connect-go', state) || exchanging) return;
@@ -177,7 +170,7 @@ export function watchPopup(
           conclude(business, undefined);
         },
         (error: unknown) => {
-          reply({ type: 'paykit:connect-done', state, error: describeFailure(error) });
+          reply({ type: 'paykit:connect-done', state, error: failureOf(error) });
           conclude(undefined, error);
         },
       );

@@ -12,24 +12,25 @@
  *   late gets no `go`: the popup has exchanged the code itself by then, and says `done` with its outcome instead.
  *   So exactly one of the two pages exchanges the code, however slow the other is.
  */
-import type { ErrorCode } from '@paykit/core/browser';
+import { PaykitError, type ErrorCode } from '@paykit/core/browser';
+import { describeFailure } from '../http.js';
 import type { ConnectedBusinessAnswer, PaykitErrorDetail } from '../types.js';
 
 /** The `BroadcastChannel` of the connect popups of this origin. */
 export const POPUP_CHANNEL = 'paykit:connect-popup';
-
-/** The name of the connect popup's window (one at a time: a second attempt reuses it). */
-export const POPUP_NAME = 'paykit-connect';
-
-/** The connect popup's `window.open` features: a popup window of a size for a sign-in and a consent page. */
-export const POPUP_FEATURES = 'popup,width=500,height=720';
 
 /** One message between the popup and its opener. */
 export type PopupMessage =
   | { type: 'paykit:connect-callback'; state: string; search: string }
   | { type: 'paykit:connect-ack'; state: string }
   | { type: 'paykit:connect-go'; state: string }
-  | { type: 'paykit:connect-done'; state: string; business?: ConnectedBusinessAnswer; error?: PaykitErrorDetail };
+  | {
+      type: 'paykit:connect-done';
+      state: string;
+      business?: ConnectedBusinessAnswer;
+      /** The failure; a denial's with the server's `error_description`, for `paykit-connect-denied`. */
+      error?: PaykitErrorDetail & { description?: string };
+    };
 
 /** `data` as a {@link PopupMessage} of `type` about `state`, or `undefined`. */
 export function popupMessage<T extends PopupMessage['type']>(
@@ -45,10 +46,20 @@ export function popupMessage<T extends PopupMessage['type']>(
     : undefined;
 }
 
-/** The code of the error a `done` message carries, `upstream_error` when it names none. */
-export function errorCodeOf(done: Extract<PopupMessage, { type: 'paykit:connect-done' }>): ErrorCode {
+/** The error a `done` message carries, as the page that made it threw it (`upstream_error` when it names none). */
+export function doneError(done: Extract<PopupMessage, { type: 'paykit:connect-done' }>): PaykitError {
   // The other page's PaykitError detail (this origin's own code made it), whose code is an ErrorCode.
-  return (done.error?.code ?? 'upstream_error') as ErrorCode;
+  const code = (done.error?.code ?? 'upstream_error') as ErrorCode;
+  return new PaykitError(code, done.error?.message ?? '', { cause: done.error?.description });
+}
+
+/** What a `done` message says of a failure: its detail, and a denial's `error_description` (its cause). */
+export function failureOf(error: unknown): PaykitErrorDetail & { description?: string } {
+  const description =
+    error instanceof PaykitError && error.code === 'access_denied' && typeof error.cause === 'string'
+      ? error.cause
+      : undefined;
+  return { ...describeFailure(error), ...(description === undefined ? {} : { description }) };
 }
 
 /** Opens the origin's popup channel, where the browser has one. */
