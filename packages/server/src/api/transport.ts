@@ -259,12 +259,13 @@ async function failure(
 const REDIRECT: 'error' | 'manual' = isCloudflareWorkers() ? 'manual' : 'error';
 
 /**
- * True when a fetch refused a redirect under `redirect: 'error'`: each runtime says so in its own words, undici on
- * the cause ("unexpected redirect"), Bun ("UnexpectedRedirect") and Deno ("Encountered redirect") on the error. The
- * words, not "redirect" alone, which a host name in a DNS failure may contain.
+ * How each runtime words a redirect refused under `redirect: 'error'`: undici on the cause ("unexpected redirect"),
+ * Bun ("UnexpectedRedirect") and Deno ("Encountered redirect") on the error. The words, not "redirect" alone, which
+ * a host name in a DNS failure may contain.
  */
 const REFUSED_REDIRECT = /unexpected ?redirect|encountered redirect/i;
 
+/** True when a fetch refused a redirect under `redirect: 'error'` (its error or a cause says {@link REFUSED_REDIRECT}). */
 function saysRedirect(error: unknown): boolean {
   for (let at: unknown = error, depth = 0; at instanceof Error && depth < 3; at = at.cause, depth += 1) {
     if (REFUSED_REDIRECT.test(at.message)) return true;
