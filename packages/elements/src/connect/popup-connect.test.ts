@@ -11,6 +11,7 @@ import type { PaykitError } from '@paykit/core/browser';
 import type { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
 import { approveOnDashboard, backendState, next } from '../../test-support/backend-client.js';
 import { LATEST } from './connect-attempts.js';
+import { ACK_MS } from './hand-off-callback.js';
 import './define.js';
 import type { PaykitConnectButton } from './connect-button.js';
 import { prepareConnectPopup } from './lazy-popup-connect.js';
@@ -108,11 +109,22 @@ async function withinOrSay<T>(promise: Promise<T>, ms: number, say: () => Promis
 }
 
 /**
- * Makes this page an opener too slow to answer (a busy phone, a background tab): from the first message of the
- * popup's callback page, everything the page hears from it (its `message` events and the origin's popup channel)
- * waits `ms` and then arrives in the order it came. Returns the undo. A real busy page cannot be played here: the
- * popup shares this page's event loop, so a busy loop would stall both.
+ * Runs `work` with this page an opener too slow to answer (a busy phone, a background tab): from the first message
+ * of the popup's callback page, everything the page hears from it (its `message` events and the origin's popup
+ * channel) waits half a second longer than the callback page waits for the ack ({@link ACK_MS}), then arrives in
+ * the order it came. A real busy page cannot be played here: the popup shares this page's event loop, so a busy
+ * loop would stall both.
  */
+async function withSlowOpener<T>(work: () => Promise<T>): Promise<T> {
+  const undo = slowOpener(ACK_MS + 500);
+  try {
+    return await work();
+  } finally {
+    undo();
+  }
+}
+
+/** What {@link withSlowOpener} does: holds the page's messages from the popup `ms`; returns the undo. */
 function slowOpener(ms: number): () => void {
   const held: (() => void)[] = [];
   let releaseAt = 0;
@@ -232,15 +244,10 @@ describe('<paykit-connect-button popup>', () => {
     const { el, request } = await button();
     const before = (await backendState()).callbacks;
     const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
-    // Longer than the callback page waits for the ack (ACK_MS, 2 s).
-    const undo = slowOpener(2_500);
-    try {
-      const win = await click(el);
-      await approveIn(win, request);
+    await withSlowOpener(async () => {
+      await approveIn(await click(el), request);
       expect((await connected).detail.business.name).to.equal('Harbour Cafe');
-    } finally {
-      undo();
-    }
+    });
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Connected to Harbour Cafe.');
     // One exchange, the callback page's: this page's late ack got no `go`, so it never sent the code as well.
@@ -251,14 +258,11 @@ describe('<paykit-connect-button popup>', () => {
     const { el, request } = await button();
     const before = (await backendState()).callbacks;
     const denied = next<PaykitConnectDeniedEvent>(el, 'paykit-connect-denied');
-    const undo = slowOpener(2_500);
-    try {
+    await withSlowOpener(async () => {
       const win = await click(el);
       win.location.href = `${redirectUri()}?error=access_denied&error_description=No&state=${request.searchParams.get('state')}`;
       expect((await denied).detail.description).to.equal('No');
-    } finally {
-      undo();
-    }
+    });
     expect((await backendState()).callbacks).to.equal(before);
   });
 

@@ -14,6 +14,7 @@
  */
 import { PaykitError, type ErrorCode } from '@paykit/core/browser';
 import { describeFailure } from '../http.js';
+import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer, PaykitErrorDetail } from '../types.js';
 
 /** The `BroadcastChannel` of the connect popups of this origin. */
@@ -50,7 +51,8 @@ export function popupMessage<T extends PopupMessage['type']>(
 export function doneError(done: Extract<PopupMessage, { type: 'paykit:connect-done' }>): PaykitError {
   // The other page's PaykitError detail (this origin's own code made it), whose code is an ErrorCode.
   const code = (done.error?.code ?? 'upstream_error') as ErrorCode;
-  return new PaykitError(code, done.error?.message ?? '', { cause: done.error?.description });
+  // A message is what the shopper or merchant reads: never empty.
+  return new PaykitError(code, done.error?.message || text().connectFailed, { cause: done.error?.description });
 }
 
 /** What a `done` message says of a failure: its detail, and a denial's `error_description` (its cause). */
