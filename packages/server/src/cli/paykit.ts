@@ -18,6 +18,8 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { PaykitHandler } from '../handler/create-handler.js';
 import type { ReconcileReport } from '../facts/reconcile.js';
+import { redact } from '../handler/logger.js';
+import { rememberedSecrets } from '../secrets.js';
 
 const USAGE =
   'usage: paykit reconcile --handler <module> [--export <name>] --since <2h | ISO date> [--until <...>] ' +
@@ -40,6 +42,7 @@ function describeReport(report: ReconcileReport): string {
     `${report.alreadyRecorded} already recorded`,
     `${report.inProgress} in progress elsewhere`,
     `${report.open} still open`,
+    `${report.outsideRetention} before the event store remembers (not acted on: see the log)`,
     `${report.hookFailures} hook failures`,
   ].join(', ');
   const scope = `${report.merchants} merchant${report.merchants === 1 ? '' : 's'}, ${report.pages} pages`;
@@ -91,6 +94,8 @@ async function main(argv: readonly string[]): Promise<number> {
     ...(until === undefined ? {} : { until }),
     ...(values.merchant ? { merchants: values.merchant } : {}),
     ...(deadlineSeconds === undefined ? {} : { deadlineMs: deadlineSeconds * 1_000 }),
+    // This process is not the shop's server: a store in memory would know nothing the server acted on.
+    ownProcess: true,
   });
   console.log(values.json ? JSON.stringify(report, null, 2) : describeReport(report));
   return report.complete && report.hookFailures === 0 ? 0 : 2;
@@ -123,7 +128,8 @@ async function loadHandler(path: string, name: string | undefined): Promise<Payk
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error('paykit reconcile failed:', error instanceof Error ? error.message : error);
+    // The handler's own configuration (its keys) is remembered by now: the same masking as its log.
+    console.error(`paykit reconcile failed: ${redact(error instanceof Error ? error.message : String(error), rememberedSecrets())}`);
     process.exit(1);
   },
 );

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../adapters/node.js';
 import { createPaykitHandler, type PaykitHandler } from '../handler/create-handler.js';
 import { MemoryEventStore } from '../handler/event-store.js';
+import { FileEventStore } from '../handler/file-event-store.js';
 import type { ConfirmedEvent } from '../handler/options.js';
 
 let sandbox: RunningSandbox;
@@ -227,20 +228,26 @@ describe('paykit reconcile (the command)', () => {
   }
 
   it("sweeps with the shop's own handler module and reports, with a status a cron job can read", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'paykit-reconcile-'));
+    // The shop's store, the one its server uses, existed before these payments.
+    const facts = join(dir, 'facts.jsonl');
+    await new FileEventStore({ path: facts }).remembersFrom();
     await settled('succeeded');
     await settled('failed');
-    const dir = await mkdtemp(join(tmpdir(), 'paykit-reconcile-'));
     try {
       const seen = join(dir, 'seen.txt');
       const module = join(dir, 'paykit.mjs');
       const server = new URL('../index.ts', import.meta.url).pathname;
+      const files = new URL('../files.ts', import.meta.url).pathname;
       await writeFile(
         module,
         `import { appendFileSync } from 'node:fs';
 import { createPaykitHandler } from ${JSON.stringify(server)};
+import { FileEventStore } from ${JSON.stringify(files)};
 export default createPaykitHandler({
   api: { apiBaseUrl: ${JSON.stringify(sandbox.url)}, apiKey: ${JSON.stringify(sandbox.seed.apiKey)} },
   createPaymentRequest: () => ({ amount: '1.00', currency: 'SGD' }),
+  eventStore: new FileEventStore({ path: ${JSON.stringify(facts)} }),
   onEvent: (event) => appendFileSync(${JSON.stringify(seen)}, event.type + ' ' + event.source + '\\n'),
 });
 `,
@@ -252,8 +259,10 @@ export default createPaykitHandler({
         'payment_request.completed reconcile',
         'payment_request.failed reconcile',
       ]);
+      // Run again (the next cron tick): the store the server shares remembers both, so nothing runs twice.
       const human = await command(['reconcile', '--handler', module, '--since', '1h']);
-      expect(human.stdout).toMatch(/2 seen, 2 acted on now, .*complete/);
+      expect(human.stdout).toMatch(/2 seen, 0 acted on now, 2 already recorded, .*complete/);
+      expect((await readFile(seen, 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);
 
       const usage = await command(['reconcile', '--handler', module]);
       expect(usage.code).toBe(1);

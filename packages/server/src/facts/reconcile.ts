@@ -10,10 +10,9 @@
  */
 import { isPaykitError, PaykitError, type PaymentRequest } from '@paykit/core';
 import type { MerchantApi } from '../api/merchant-api.js';
-import type { EventStore } from '../handler/event-store.js';
+import { MemoryEventStore } from '../handler/event-store.js';
 import type { Logger } from '../handler/logger.js';
-import type { PaykitHandlerOptions } from '../handler/options.js';
-import { actOnce } from './act-once.js';
+import type { FactActor } from './act-once.js';
 import { paymentRequestFact } from './payment-request-fact.js';
 
 /** What to sweep. */
@@ -35,6 +34,11 @@ export interface ReconcileOptions {
   deadlineMs?: number;
   /** Stops the sweep early (a process shutting down), as the deadline does. */
   signal?: AbortSignal;
+  /**
+   * The sweep runs in a process of its own (`paykit reconcile`, a cron job), not in the shop's server: a
+   * handler whose event store lives in memory is then refused, since that store knows nothing the server acted on.
+   */
+  ownProcess?: boolean;
 }
 
 /** What a sweep did. */
@@ -55,11 +59,20 @@ export interface ReconcileReport {
   inProgress: number;
   /** Pending or canceled ones: nothing to act on yet. */
   open: number;
+  /**
+   * Completed or failed ones that happened before the event store remembers (it was created later, or forgot
+   * them past its retention or size): they may have been acted on already, so they are not acted on (each is
+   * logged once). Check them by hand, or keep facts longer.
+   */
+  outsideRetention: number;
   /** Ones whose hook threw (the claim was given back: a webhook or the next sweep offers it again). */
   hookFailures: number;
   /** False when the deadline, the signal or an error stopped it before the whole period was read. */
   complete: boolean;
-  /** What went wrong, per merchant (a shop's has no `merchant`). */
+  /**
+   * What went wrong, per merchant (a shop's has no `merchant`). Messages pass through the log's redaction (keys,
+   * tokens, salts, client secrets are masked): an API's error may quote what it was sent.
+   */
   errors: { merchant?: string; code: string; message: string }[];
 }
 
@@ -69,9 +82,10 @@ export interface ReconcileContext {
   merchantApi(businessId: string | undefined): Promise<MerchantApi>;
   /** True on a platform: `merchants` is then required. */
   platform: boolean;
-  store: EventStore;
-  onEvent: PaykitHandlerOptions['onEvent'];
+  facts: FactActor;
   logger: Logger;
+  /** The log's redaction, for the report's messages. */
+  redact(text: string): string;
 }
 
 /** Sweeps the period and reports what it did. */
@@ -88,6 +102,16 @@ export async function reconcile(context: ReconcileContext, options: ReconcileOpt
   if (!context.platform && options.merchants !== undefined) {
     throw invalid('merchants', 'A shop has one merchant, its own: leave "merchants" out');
   }
+  if (options.ownProcess === true && context.facts.store instanceof MemoryEventStore) {
+    throw new PaykitError(
+      'validation_failed',
+      "The handler's event store lives in memory, so a sweep in a process of its own knows nothing the shop's " +
+        'server acted on and would run onEvent again for every paid order of the period. Give the handler the ' +
+        'store the server uses: new FileEventStore({ path }) on the same file (one machine), or stores.events of ' +
+        'createPostgresStores() from @paykit/server/postgres.',
+      { errors: [{ path: 'eventStore', message: 'must be a store shared with the server, not in memory' }] },
+    );
+  }
   const report: ReconcileReport = {
     since: new Date(since).toISOString(),
     until: new Date(until).toISOString(),
@@ -98,6 +122,7 @@ export async function reconcile(context: ReconcileContext, options: ReconcileOpt
     alreadyRecorded: 0,
     inProgress: 0,
     open: 0,
+    outsideRetention: 0,
     hookFailures: 0,
     complete: true,
     errors: [],
@@ -114,7 +139,7 @@ export async function reconcile(context: ReconcileContext, options: ReconcileOpt
       report.errors.push({
         ...(merchant === undefined ? {} : { merchant }),
         code: isPaykitError(error) ? error.code : 'internal_error',
-        message: isPaykitError(error) ? error.message : 'The sweep failed unexpectedly; see the log',
+        message: context.redact(isPaykitError(error) ? error.message : 'The sweep failed unexpectedly; see the log'),
       });
       context.logger.warn(`paykit: reconcile of ${merchant ?? 'the shop'} stopped`, error);
     }
@@ -165,9 +190,10 @@ async function offer(request: PaymentRequest, context: ReconcileContext, report:
     return;
   }
   try {
-    const outcome = await actOnce(context.store, context.onEvent, event, { request: undefined });
+    const outcome = await context.facts.act(event, { request: undefined });
     if (outcome === 'acted') report.acted += 1;
     else if (outcome === 'busy') report.inProgress += 1;
+    else if (outcome === 'outsideRetention') report.outsideRetention += 1;
     else report.alreadyRecorded += 1;
   } catch (error) {
     if (isPaykitError(error, 'store_unavailable')) throw error;

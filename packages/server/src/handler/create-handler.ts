@@ -18,7 +18,8 @@ import { apiFailureLine, errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
 import { acceptDeferredRequests, hasBody, isDeferred, setBodyDeadline, setHeaders, webResponse } from './http.js';
-import { consoleLogger, redactingLogger } from './logger.js';
+import { consoleLogger, redactingLogger, redactor } from './logger.js';
+import { factActor } from '../facts/act-once.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
 import { assertSameSiteOrAllowed, corsHeaders, originPolicy } from './origin-guard.js';
@@ -26,7 +27,12 @@ import { oauthCallbackRoute } from './routes/oauth-callback.js';
 import { paymentStatusRoute } from './routes/payment-status.js';
 import { startCheckoutRoute } from './routes/start-checkout.js';
 import { webhooksRoute } from './routes/webhooks.js';
-import { memoryState, warnOfMemoryStores, warnOfUnsignedWebhooks } from './production-warnings.js';
+import {
+  memoryState,
+  refuseMemoryEventStore,
+  warnOfMemoryStores,
+  warnOfUnsignedWebhooks,
+} from './production-warnings.js';
 import { refuseMemoryStateOnWorkers } from '../runtime.js';
 
 /** A mounted handler: call it with any request; `prefix` tells adapters which paths are its own. */
@@ -123,6 +129,7 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
     );
   }
   const logger = redactingLogger(options.logger ?? consoleLogger, knownSecrets(options));
+  const redact = redactor(knownSecrets(options));
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   if (!(typeof bodyTimeoutMs === 'number' && bodyTimeoutMs > 0 && Number.isFinite(bodyTimeoutMs))) {
@@ -149,6 +156,7 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
       : { api: 'createPaymentRequest' in options.api! ? options.api : createMerchantApi(options.api!) },
   );
   refuseMemoryStateOnWorkers('createPaykitHandler', memoryState(options, { given: true }));
+  refuseMemoryEventStore(options);
   warnOfMemoryStores(options, logger);
   warnOfUnsignedWebhooks(options, logger);
   const startCheckout = startCheckoutRoute(
@@ -159,18 +167,18 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
     logger,
   );
   // One store for every path that learns a fact (the webhooks, the shopper's return, reconcile): the hook runs once.
-  const events = options.eventStore ?? new MemoryEventStore();
-  const paymentStatus = paymentStatusRoute(merchants, options, events, logger);
-  const webhooks = webhooksRoute(merchants, options, events, maxBodyBytes);
+  const facts = factActor(options.eventStore ?? new MemoryEventStore(), options.onEvent, logger);
+  const paymentStatus = paymentStatusRoute(merchants, facts, logger);
+  const webhooks = webhooksRoute(merchants, options, facts, maxBodyBytes);
   const oauthCallback = options.platform && oauthCallbackRoute(options.platform, options, maxBodyBytes);
   const sweep = (sweepOptions: ReconcileOptions) =>
     reconcile(
       {
         merchantApi: merchants,
         platform: options.platform !== undefined,
-        store: events,
-        onEvent: options.onEvent,
+        facts,
         logger,
+        redact,
       },
       sweepOptions,
     );

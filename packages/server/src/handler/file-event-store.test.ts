@@ -46,9 +46,38 @@ describe('FileEventStore', () => {
   it('skips a line torn by a crash, and compacts the file to the newest maxEntries on load', async () => {
     const path = join(dir, 'events.jsonl');
     await writeFile(path, '"a"\n"b"\n"a"\n"c"\n"d"\n{"torn');
+    const before = Date.now();
     const store = new FileEventStore({ path, maxEntries: 3 });
     expect(await store.claim('a')).toBe(true);
     expect(await store.claim('b')).toBe(false);
-    expect(await readFile(path, 'utf8')).toBe('"b"\n"c"\n"d"\n');
+    // The old format (bare strings, no horizon line) is rewritten in the new one. 'a' was dropped with no time of
+    // its own, so the store no longer answers for anything before the load.
+    const lines = (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(lines.slice(1)).toEqual([
+      { fact: 'b', at: 0 },
+      { fact: 'c', at: 0 },
+      { fact: 'd', at: 0 },
+    ]);
+    expect(await store.remembersFrom()).toBeGreaterThan(before);
+    expect(lines[0]).toEqual({ remembersFrom: await store.remembersFrom() });
+  });
+
+  it('remembers from its creation, across restarts, and past the facts compaction drops', async () => {
+    const path = join(dir, 'events.jsonl');
+    const first = new FileEventStore({ path, maxEntries: 2 });
+    const created = await first.remembersFrom();
+    expect(created).toBeLessThanOrEqual(Date.now());
+    expect(created).toBeGreaterThan(Date.now() - 2_000);
+    const paidAt = Date.now() + 60_000; // the service's clock ahead of ours: its time is the one kept
+    for (const fact of ['f1', 'f2', 'f3']) {
+      expect(await first.claim(fact, fact === 'f1' ? paidAt : undefined)).toBe(true);
+      await first.complete(fact);
+    }
+    // A restart: the same horizon, until compaction drops f1 (beyond maxEntries) and moves it past f1's time.
+    const second = new FileEventStore({ path, maxEntries: 2 });
+    expect(await second.remembersFrom()).toBe(paidAt + 1);
+    expect(await second.claim('f2')).toBe(false);
+    const third = new FileEventStore({ path, maxEntries: 2 });
+    expect(await third.remembersFrom()).toBe(paidAt + 1);
   });
 });

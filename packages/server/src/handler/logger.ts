@@ -48,11 +48,7 @@ export function redact(text: string, secrets: readonly string[] = []): string {
  * token obtained after the logger was made is masked too.
  */
 export function redactingLogger(target: Logger, configured: readonly string[]): Logger {
-  const secrets = (): string[] => {
-    const known = rememberedSecrets();
-    const extra = configured.filter((secret) => !known.includes(secret));
-    return extra.length === 0 ? known : [...known, ...extra].sort((a, b) => b.length - a.length);
-  };
+  const secrets = secretsWith(configured);
   const clean = (detail: unknown, known: readonly string[]): unknown => {
     if (detail === undefined) return undefined;
     if (detail instanceof Error) return redact(describeError(detail), known);
@@ -72,6 +68,24 @@ export function redactingLogger(target: Logger, configured: readonly string[]): 
   return {
     warn: (message, detail) => write('warn', message, detail),
     error: (message, detail) => write('error', message, detail),
+  };
+}
+
+/**
+ * The redaction of {@link redactingLogger} as a function of text, for what is not a log line but may be read as
+ * widely (a report, a command's output): the same secrets, the same patterns.
+ */
+export function redactor(configured: readonly string[]): (text: string) => string {
+  const secrets = secretsWith(configured);
+  return (text) => redact(text, secrets());
+}
+
+/** Every secret remembered so far and the configured ones, longest first, read anew on each call. */
+function secretsWith(configured: readonly string[]): () => string[] {
+  return () => {
+    const known = rememberedSecrets();
+    const extra = configured.filter((secret) => !known.includes(secret));
+    return extra.length === 0 ? known : [...known, ...extra].sort((a, b) => b.length - a.length);
   };
 }
 

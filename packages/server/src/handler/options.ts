@@ -59,11 +59,32 @@ interface ConfirmedFact<O extends WebhookEventObject> {
 export type FactSource = 'webhook' | 'return' | 'reconcile';
 
 /**
- * What `onEvent` is told besides the event: the request that brought it (a webhook's, or the shopper's return;
- * its cookies are the shopper's only on a return), or `undefined` for a reconcile sweep, which no request made.
+ * What `onEvent` is told besides the event. Find the order by `createdFrom` (or by
+ * `event.paymentRequest.reference_number`, which your `createPaymentRequest` set), never by `request`'s cookies.
  */
 export interface EventContext {
+  /**
+   * The request that brought the fact: a webhook's (the service's, no cookies), or, on a return, the request of
+   * whoever asked for the status first. That is not proof of who paid: anyone who learns a payment request's id
+   * can ask for its status (a shared link, a restored tab, someone else's browser), so their cookies are not the
+   * payer's. `undefined` for a reconcile sweep, which no request made.
+   */
   request: Request | undefined;
+  /**
+   * What the payment request was made from, read back from the API on every path (return, webhook, reconcile):
+   * the shopper's choice as `createPaymentRequest` saw it (checked by its schema; never a price), and the
+   * `reference_number` the request carries (set by your hook). `undefined` for a request this handler did not
+   * create, or whose choice could not be recorded with it.
+   */
+  createdFrom?: CreatedFrom | undefined;
+}
+
+/** What a payment request was made from (see {@link EventContext.createdFrom}). */
+export interface CreatedFrom {
+  /** The shopper's choice, as `createPaymentRequest` got it; absent when it did not fit in the request's metadata. */
+  choice: ShopperChoice | undefined;
+  /** The payment request's `reference_number`, as the API has it. */
+  referenceNumber: string | undefined;
 }
 
 /**
@@ -73,7 +94,15 @@ export interface EventContext {
  * body itself (and so needs `webhookSalt`).
  */
 export type ConfirmedEvent =
-  | (ConfirmedFact<'payment_request'> & { paymentRequest: PaymentRequest })
+  | (ConfirmedFact<'payment_request'> & {
+      paymentRequest: PaymentRequest;
+      /**
+       * The charge that paid it (or failed), when the fact was learnt from a `charge.created` / `charge.failed`
+       * webhook: a charge of a payment request is that request's payment, offered as its
+       * `payment_request.completed` (or `.failed`), never as a second fact.
+       */
+      charge?: Charge;
+    })
   | (ConfirmedFact<'charge'> & { charge: Charge })
   | (ConfirmedFact<'payout'> & { payout: Payout })
   | (ConfirmedFact<'order'> & { order: Order })
@@ -197,10 +226,21 @@ export interface PaykitHandlerOptions {
    */
   idempotencyScope?(request: Request): string | Promise<string>;
   /**
-   * Remembers which webhook facts were handled. Default: in memory, one process. With several instances, use
-   * `stores.events` of `createPostgresStores` (`@paykit/server/postgres`) so that a fact runs `onEvent` once.
+   * Remembers which facts were acted on, and from when (see the README's "Event stores"). A fact that happened
+   * before the store remembers (it was created later, or forgot it: a size limit, a retention) is shown and
+   * answered but not offered to `onEvent`, since it may have been acted on already. Default: in memory, one
+   * process, remembering from its start; a production handler (`NODE_ENV=production`) refuses that unless
+   * `singleProcess` is set. Several instances: `stores.events` of `createPostgresStores`
+   * (`@paykit/server/postgres`); one process that restarts: `FileEventStore`.
    */
   eventStore?: EventStore;
+  /**
+   * Says that this one process is all there is and it is not restarted while a payment may still be reported
+   * (webhooks are retried for hours; return links are reloaded for weeks): only then is a `MemoryEventStore` (the
+   * default) accepted in production. A restart forgets every fact, and the new store acts on nothing paid before
+   * it started.
+   */
+  singleProcess?: boolean;
   /**
    * Keeps each `Idempotency-Key`'s payment request. Default: in memory, one process. With several instances,
    * use `stores.idempotency` of `createPostgresStores` so that a click retried on another instance gets the

@@ -2,6 +2,7 @@
  * What a handler says once per process when it starts in production with settings that only suit one process
  * or a test: state kept in memory, and webhooks without a salt. Never said outside production.
  */
+import { PaykitError } from '@paykit/core';
 import { isProduction, type MemoryState } from '../runtime.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
@@ -11,11 +12,34 @@ import type { PaykitHandlerOptions } from './options.js';
 let warnedOfMemoryStores = false;
 
 /**
+ * In production, an event store in memory is a refusal, not a warning: it forgets every fact at each restart
+ * (a deploy, a crash, a serverless cold start), and remembering only from its own start, it then acts on nothing
+ * paid before, so a webhook retried across a deploy would fulfil nothing. Accepted only when the shop says one
+ * process that is never restarted is all there is (`singleProcess: true`).
+ */
+export function refuseMemoryEventStore(options: PaykitHandlerOptions): void {
+  if (!isProduction() || options.singleProcess === true) return;
+  const events = options.eventStore;
+  if (events !== undefined && !(events instanceof MemoryEventStore)) return;
+  throw new PaykitError(
+    'validation_failed',
+    `createPaykitHandler in production (NODE_ENV=production) with ${events === undefined ? 'no eventStore (so one in memory)' : 'a MemoryEventStore'}: ` +
+      'it forgets at every restart which payments were acted on, and acts on none made before it started. Pass a ' +
+      'durable store as eventStore: stores.events of createPostgresStores() from @paykit/server/postgres (several ' +
+      'instances, serverless), or new FileEventStore({ path }) from @paykit/server/files (one process that ' +
+      'restarts). If one process that is never restarted is truly all there is, say so with singleProcess: true.',
+    { errors: [{ path: 'eventStore', message: 'must be a durable store in production (or set singleProcess: true)' }] },
+  );
+}
+
+/**
  * In production, state kept in one process's memory breaks paykit's promises as soon as there is a second
  * instance (or a serverless cold start): say so once, in words that name what is lost.
  */
 export function warnOfMemoryStores(options: PaykitHandlerOptions, logger: Logger): void {
   if (warnedOfMemoryStores || !isProduction()) return;
+  // One process that is never restarted, said with singleProcess: memory is all it needs.
+  if (options.singleProcess === true) return;
   const inMemory = memoryState(options, { given: false }).map((state) => state.lost);
   if (inMemory.length === 0) return;
   warnedOfMemoryStores = true;

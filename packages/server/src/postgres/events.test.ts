@@ -1,10 +1,22 @@
 import { testDatabaseUrl, testTablePrefix } from '@paykit/test-support/postgres';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStores, type PostgresStoresOptions } from './create-postgres-stores.js';
 import type { PostgresStores } from './stores.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One statement on the test database, outside the stores. */
+async function database<T>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl() });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
 
 describe('PostgresEventStore', () => {
   const prefix = testTablePrefix();
@@ -58,12 +70,28 @@ describe('PostgresEventStore', () => {
     expect(await dead.claim('fact_lapse')).toBe(false);
   });
 
-  it('forgets done facts after eventRetentionMs, when it is set', async () => {
+  it('forgets done facts after eventRetentionMs and a margin, and remembers only from eventRetentionMs ago', async () => {
     const events = await instance({ eventRetentionMs: 200 });
     expect(await events.claim('fact_retained')).toBe(true);
     await events.complete('fact_retained');
     expect(await events.claim('fact_retained')).toBe(false);
     await pause(300);
+    // Past the retention, the store no longer answers for it (the horizon moved past it), but the row is kept for
+    // the margin, so that clocks a few minutes apart cannot make a forgotten fact count as remembered.
+    expect(await events.remembersFrom()).toBeGreaterThan(Date.now() - 250);
+    expect(await events.claim('fact_retained')).toBe(false);
+    await database(`UPDATE ${prefix}events SET updated_at = updated_at - interval '11 minutes' WHERE fact = $1`, [
+      'fact_retained',
+    ]);
     expect(await events.claim('fact_retained')).toBe(true);
+  });
+
+  it('remembers from when its table was created, without a retention', async () => {
+    const events = await instance();
+    const [row] = await database<{ at: string }>(
+      `SELECT floor(extract(epoch FROM applied_at)) * 1000 AS at FROM ${prefix}schema_migrations WHERE version = 1`,
+    );
+    expect(await events.remembersFrom()).toBe(Number(row!.at));
+    expect(await events.remembersFrom()).toBeLessThanOrEqual(Date.now());
   });
 });

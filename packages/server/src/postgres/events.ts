@@ -1,10 +1,11 @@
 /**
  * Webhook facts in PostgreSQL. A claim is a lease: a 'processing' row whose holder died (a killed process,
  * a lost connection) lapses after `leaseMs` by the database's clock, and a redelivery is processed then.
- * 'done' is kept for `retentionMs` (by default for ever).
+ * 'done' is kept for `retentionMs` (by default for ever), and the store remembers from `retentionMs` ago, never
+ * before its table was created (the migration that made it says when).
  */
 import { randomUUID } from 'node:crypto';
-import type { ClaimResult, EventStore } from '../handler/event-store.js';
+import { startOfSecond, type ClaimResult, type EventStore } from '../handler/event-store.js';
 import type { AbandonedClaims } from './abandoned-claims.js';
 import type { Chores } from './chores.js';
 import type { Database } from './database.js';
@@ -12,6 +13,13 @@ import type { Tables } from './schema.js';
 import { mayHaveWritten } from './store-errors.js';
 
 const MAX_REMEMBERED_CLAIMS = 10_000;
+
+/**
+ * How much longer than `retentionMs` a done fact is kept than the store says it remembers: the horizon is read
+ * by this process's clock and compared with the payment service's, the rows are dropped by the database's, and
+ * a few minutes apart must not let a fact be forgotten while it still counts as remembered.
+ */
+const RETENTION_MARGIN_MS = 10 * 60_000;
 
 /** Options of {@link PostgresEventStore}. */
 export interface PostgresEventStoreOptions {
@@ -31,6 +39,9 @@ export class PostgresEventStore implements EventStore {
   readonly #claims = new Map<string, string>();
 
   readonly #abandoned: AbandonedClaims;
+  readonly #migrations: string;
+  /** When the events table was created, read once. */
+  #createdAt: Promise<number> | undefined;
 
   constructor(
     db: Database,
@@ -44,6 +55,26 @@ export class PostgresEventStore implements EventStore {
     this.#options = options;
     this.#chores = chores;
     this.#abandoned = abandoned;
+    this.#migrations = tables.migrations;
+  }
+
+  async remembersFrom(): Promise<number> {
+    this.#createdAt ??= this.#readCreatedAt().catch((error: unknown) => {
+      this.#createdAt = undefined;
+      throw error;
+    });
+    const created = await this.#createdAt;
+    return Number.isFinite(this.#options.retentionMs) ? Math.max(created, Date.now() - this.#options.retentionMs) : created;
+  }
+
+  /** The time the first migration (which made the events table) was applied, to the second. */
+  async #readCreatedAt(): Promise<number> {
+    const rows = await this.#db.query<{ at: string | number }>(
+      `SELECT floor(extract(epoch FROM applied_at) * 1000) AS at FROM ${this.#migrations} WHERE version = 1`,
+    );
+    const at = Number(rows[0]?.at);
+    // Without the row (a table made by hand), the store knows nothing before this process asked.
+    return startOfSecond(Number.isFinite(at) ? at : Date.now());
   }
 
   async claim(eventId: string): Promise<ClaimResult> {
@@ -59,7 +90,7 @@ export class PostgresEventStore implements EventStore {
        WHERE (e.state = 'processing' AND e.lease_until <= clock_timestamp())
          ${retained ? `OR (e.state = 'done' AND e.updated_at <= clock_timestamp() - $4::double precision * interval '1 millisecond')` : ''}
        RETURNING 1 AS claimed`,
-        [eventId, claimId, this.#options.leaseMs, ...(retained ? [this.#options.retentionMs] : [])],
+        [eventId, claimId, this.#options.leaseMs, ...(retained ? [this.#keptMs()] : [])],
       )
       .catch((error: unknown) => {
         // The delivery is answered 503 and comes again; a claim that lands all the same must not answer that
@@ -126,8 +157,13 @@ export class PostgresEventStore implements EventStore {
            WHERE state = 'done' AND updated_at <= clock_timestamp() - $1::double precision * interval '1 millisecond'
            LIMIT 200 FOR UPDATE SKIP LOCKED)
          AND state = 'done' AND updated_at <= clock_timestamp() - $1::double precision * interval '1 millisecond'`,
-        [this.#options.retentionMs],
+        [this.#keptMs()],
       ),
     );
+  }
+
+  /** How long a done row is kept: the retention and the margin (see {@link RETENTION_MARGIN_MS}). */
+  #keptMs(): number {
+    return this.#options.retentionMs + RETENTION_MARGIN_MS;
   }
 }

@@ -4,29 +4,24 @@
  *
  * A final status read here is also a fact the shop must act on: the shopper paid and sees a receipt, so the order
  * is fulfilled now, through the same event store as the webhooks (the hook runs once, whichever comes first),
- * instead of waiting for a webhook that may be late or lost.
+ * instead of waiting for a webhook that may be late or lost. The route needs no login and has no time limit (a
+ * return link is bookmarked, shared, restored with the browser's tabs), so whoever asks is not the payer, and a
+ * payment older than the event store remembers is shown but not acted on again.
  */
 import { isPaykitError, PaykitError, type PaymentRequest } from '@paykit/core';
-import { actOnce } from '../../facts/act-once.js';
+import type { FactActor } from '../../facts/act-once.js';
 import { paymentRequestFact } from '../../facts/payment-request-fact.js';
 import { paymentStatusAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
-import type { EventStore } from '../event-store.js';
 import { hookContext, json } from '../http.js';
 import type { Logger } from '../logger.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
-import type { PaykitHandlerOptions } from '../options.js';
 
 /**
  * The route. `id` is the path segment after `payment-requests/`, URL-decoded; `merchant` the business id of
  * the `merchant` query parameter, on a platform.
  */
-export function paymentStatusRoute(
-  merchants: MerchantResolver,
-  options: PaykitHandlerOptions,
-  store: EventStore,
-  logger: Logger,
-) {
+export function paymentStatusRoute(merchants: MerchantResolver, facts: FactActor, logger: Logger) {
   return async (request: Request, id: string, merchant: string | undefined): Promise<Response> => {
     const api = await merchants(merchant);
     let found: PaymentRequest;
@@ -40,7 +35,7 @@ export function paymentStatusRoute(
         'validation_failed',
       ]);
     }
-    await recordFact(found, request, options, store, logger);
+    await recordFact(found, request, facts, logger);
     return json(paymentStatusAnswer(found));
   };
 }
@@ -50,17 +45,11 @@ export function paymentStatusRoute(
  * hook that throws or a store that is down is logged, the claim is given back, and the status is answered
  * anyway; the webhooks and the next reconcile sweep will offer the fact again.
  */
-async function recordFact(
-  found: PaymentRequest,
-  request: Request,
-  options: PaykitHandlerOptions,
-  store: EventStore,
-  logger: Logger,
-): Promise<void> {
+async function recordFact(found: PaymentRequest, request: Request, facts: FactActor, logger: Logger): Promise<void> {
   const event = paymentRequestFact(found, 'return');
   if (event === undefined) return;
   try {
-    await actOnce(store, options.onEvent, event, hookContext(request));
+    await facts.act(event, hookContext(request));
   } catch (error) {
     logger.error(
       `paykit: onEvent could not act on ${event.fact} learnt from the return; a webhook or reconcile will offer it again`,

@@ -12,6 +12,7 @@ import {
   type PaymentRequestCreateInput,
   type ShopperChoice,
 } from '@paykit/core';
+import { withChoice } from '../../facts/created-from.js';
 import { paymentAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
 import { hookContext, json, readJsonObject, webRequest } from '../http.js';
@@ -43,7 +44,7 @@ export function startCheckoutRoute(
       ...(scope === undefined ? {} : { scope }),
       // Without a key there is nothing to compare the request with.
       fingerprint: key === null ? '' : JSON.stringify(choice),
-      work: () => start(merchants, options, choice, request),
+      work: () => start(merchants, options, choice, request, logger),
       policy: DEFAULT_IDEMPOTENCY_POLICY,
       logger,
     });
@@ -66,6 +67,7 @@ async function start(
   options: PaykitHandlerOptions,
   choice: ShopperChoice,
   request: Request,
+  logger: Logger,
 ): Promise<CheckoutStarted> {
   const api = await merchants(choice.merchant);
   const decided: PaymentRequestCreateInput = {
@@ -74,8 +76,16 @@ async function start(
     ...(await options.createPaymentRequest(choice, hookContext(request))),
   };
   assertShownPrice(choice, decided);
+  // Kept with the request, so that the hook learns which order a fact is about on every path (EventContext).
+  const metadata = withChoice(decided.metadata, choice);
+  if (metadata === undefined) {
+    logger.warn(
+      "paykit: the shopper's choice does not fit in the payment request's metadata beside createPaymentRequest's " +
+        'own keys (50 at most): onEvent gets no context.createdFrom.choice for it',
+    );
+  }
   try {
-    const created = await api.createPaymentRequest(decided);
+    const created = await api.createPaymentRequest(metadata === undefined ? decided : { ...decided, metadata });
     return { ...paymentAnswer(created), url: created.url };
   } catch (error) {
     // A field error is about what the shopper entered (an email, say) or what the hook decided; either way the

@@ -19,9 +19,9 @@ import type { ConfirmedEvent, PaykitHandlerOptions } from '../options.js';
 /** An event store that also counts claims, so that a test sees whether a refused delivery reached it. */
 class CountingEventStore extends MemoryEventStore {
   claims = 0;
-  override claim(fact: string): ClaimResult {
+  override claim(fact: string, at?: number): ClaimResult {
     this.claims += 1;
-    return super.claim(fact);
+    return super.claim(fact, at);
   }
 }
 
@@ -152,13 +152,33 @@ describe('both formats of one fact', () => {
       ['event', 'payment_request.completed', 'delivered'],
       ['notification', 'payment_request.completed', 'delivered'],
     ]);
-    expect(events.map((event) => event.type).sort()).toEqual(['charge.created', 'payment_request.completed']);
-    const answers = deliveries
-      .filter((d) => d.event === 'payment_request.completed')
-      .map((d) => JSON.parse(d.history[0]!.response_body) as { duplicate?: boolean });
-    expect(answers.filter((answer) => answer.duplicate)).toHaveLength(1);
-    const charge = events.find((event) => event.type === 'charge.created');
-    expect(charge && 'charge' in charge ? charge.charge.payment_request_id : undefined).toBe(id);
+    // One payment, one event: the charge of a payment request is that request's payment, whatever told of it.
+    expect(events).toMatchObject([
+      { type: 'payment_request.completed', fact: `payment_request.completed:${id}`, paymentRequest: { id } },
+    ]);
+    const answers = deliveries.map((d) => JSON.parse(d.history[0]!.response_body) as { duplicate?: boolean });
+    expect(answers.filter((answer) => answer.duplicate)).toHaveLength(2);
+  });
+
+  it('offer a charge.created of a payment request as that request\'s payment, with its charge', async () => {
+    await listen(['charge.created']);
+    // No notification (no `webhook` on the request): the charge's event is all that tells of the payment.
+    const id = await settledPayment('succeeded', { webhook: undefined });
+    expect(sandbox.context.webhooks.deliveries.map((d) => [d.format, d.event, d.status])).toEqual([
+      ['event', 'charge.created', 'delivered'],
+    ]);
+    expect(events).toMatchObject([
+      {
+        type: 'payment_request.completed',
+        fact: `payment_request.completed:${id}`,
+        deliveredAs: 'event',
+        paymentRequest: { id, status: 'completed' },
+        charge: { payment_request_id: id, status: 'succeeded' },
+      },
+    ]);
+    // The shopper's return afterwards: the same fact, nothing more.
+    expect((await fetch(`${shop.url}/paykit/payment-requests/${id}`)).status).toBe(200);
+    expect(events).toHaveLength(1);
   });
 
   it('answer a genuine delivery sent again (a redelivery, a replay) as a duplicate that runs nothing', async () => {

@@ -25,7 +25,8 @@ import {
 } from '@paykit/core';
 import type { MerchantApi } from '../../api/merchant-api.js';
 import { callOperation } from '../../client/call-operation.js';
-import { actOnce } from '../../facts/act-once.js';
+import type { FactActor } from '../../facts/act-once.js';
+import { asPaymentOfRequest } from '../../facts/payment-of-charge.js';
 import { rememberSecret } from '../../secrets.js';
 import { EVENT_RULES, factOf } from '../../webhooks/event-rules.js';
 import {
@@ -37,7 +38,6 @@ import {
   type WebhookClaim,
 } from '../../webhooks/received-webhook.js';
 import { asUpstreamFailure } from '../error-response.js';
-import type { EventStore } from '../event-store.js';
 import { hookContext, isBodyRebuilt, json, readBody } from '../http.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
 import type { ConfirmedEvent, PaykitHandlerOptions, WebhookSaltContext } from '../options.js';
@@ -49,7 +49,7 @@ const BUSY_RETRY_AFTER_SECONDS = 5;
 export function webhooksRoute(
   merchants: MerchantResolver,
   options: PaykitHandlerOptions,
-  store: EventStore,
+  facts: FactActor,
   maxBodyBytes: number,
 ) {
   return async (request: Request): Promise<Response> => {
@@ -64,8 +64,12 @@ export function webhooksRoute(
     });
     if (salt !== undefined) await checkWebhookSignature(received, salt);
     const claim = claimOf(received);
-    const event = await confirm(await merchants(businessId), claim, salt !== undefined);
-    const outcome = await actOnce(store, options.onEvent, event, hookContext(request));
+    const api = await merchants(businessId);
+    // A charge of a payment request is that request's payment: one fact, whichever events the business listens to.
+    const event = await asPaymentOfRequest(api, await confirm(api, claim, salt !== undefined));
+    // A failed attempt at a request still open (or paid since): the request's own outcome is the fact.
+    if (event === undefined) return json({ received: true });
+    const outcome = await facts.act(event, hookContext(request));
     if (outcome === 'busy') {
       // Not "received": the holder's hook may still fail and give the fact back, and then only a redelivery runs it.
       throw new PaykitError(
@@ -76,6 +80,8 @@ export function webhooksRoute(
         },
       );
     }
+    // Outside the store's horizon: answered, so that the service stops retrying, but not acted on (logged).
+    if (outcome === 'outsideRetention') return json({ received: true, outsideRetention: true });
     return json(outcome === 'duplicate' ? { received: true, duplicate: true } : { received: true });
   };
 }
