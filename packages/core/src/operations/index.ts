@@ -29,7 +29,7 @@ export {
   type RetryPolicy,
 } from './routes.js';
 export { findOperation } from './find.js';
-export { expandPath, matchesTemplate, parameterOf } from './path-template.js';
+export { expandPath, matchesTemplate, parameterOf, pathSegmentProblem } from './path-template.js';
 
 /** The row of operation `K`: its id, route and schemas, with their literal types. */
 export type OperationRow<K extends OperationId = OperationId> = { readonly id: K } & (typeof OPERATION_ROUTES)[K] &

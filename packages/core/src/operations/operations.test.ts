@@ -4,6 +4,7 @@ import { OPERATION_SCOPES, isTokenOperation, scopesAllowOperation } from '../sco
 import {
   OPERATION_IDS,
   expandPath,
+  pathSegmentProblem,
   findOperation,
   matchesTemplate,
   operations,
@@ -148,7 +149,8 @@ describe('finding the operation of a request', () => {
 
 describe('path templates', () => {
   it('fills parameters in as whole segments, left for the transport to encode', () => {
-    expect(expandPath('/v1/payment-requests/{id}', { id: 'a/b?c' })).toEqual(['v1', 'payment-requests', 'a/b?c']);
+    expect(expandPath('/v1/payment-requests/{id}', { id: 'a?b#c' })).toEqual(['v1', 'payment-requests', 'a?b#c']);
+    expect(expandPath('/v1/charges/{id}', { id: '...' })).toEqual(['v1', 'charges', '...']);
     expect(expandPath('/v1/info')).toEqual(['v1', 'info']);
     expect(matchesTemplate('/v1/staffs/{id}', '/v1/staffs/x')).toBe(true);
     expect(matchesTemplate('/v1/staffs/{id}', '/v1/staff/x')).toBe(false);
@@ -166,5 +168,25 @@ describe('path templates', () => {
       expect(error).toBeInstanceOf(PaykitError);
       expect(error).toMatchObject({ code: 'validation_failed', errors: [{ path: 'id' }] });
     }
+  });
+
+  it('refuses a parameter that is not one segment: ".", "..", a slash or backslash, plain or encoded', () => {
+    // `GET /v1/payment-requests/..` is `GET /v1/` once URL parsing resolves it; `.` is the list.
+    const notSegments = ['.', '..', '%2e', '.%2E', '%2e%2e', 'a/b', '../charges', 'a\\b', 'a%2Fb', 'a%5cb', '/'];
+    for (const id of notSegments) {
+      const error = (() => {
+        try {
+          return expandPath('/v1/payment-requests/{id}', { id });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error, id).toBeInstanceOf(PaykitError);
+      expect(error, id).toMatchObject({ code: 'validation_failed', errors: [{ path: 'id' }] });
+      expect((error as PaykitError).message, id).toMatch(/^"id" must not /);
+    }
+    expect(notSegments.filter((id) => pathSegmentProblem(id) === undefined)).toEqual([]);
+    const segments = ['pr_1', '9d3f0c7e-1b2a-4c5d-8e9f-0a1b2c3d4e5f', '...', 'a.b', '%41', 'a?b#c'];
+    expect(segments.filter((id) => pathSegmentProblem(id) !== undefined)).toEqual([]);
   });
 });

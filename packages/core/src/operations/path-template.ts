@@ -7,6 +7,29 @@ import { PaykitError } from '../errors.js';
 
 const PARAMETER = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
+/**
+ * `.` and `..`, which URL parsing resolves, also percent-encoded (`%2e`, `.%2E`): the transport encodes the `%`,
+ * but a proxy or server that decodes twice would see a dot segment.
+ */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/** A slash or backslash, plain or percent-encoded: a proxy or server that decodes it sees two segments. */
+const SEPARATOR = /[/\\]|%2f|%5c/i;
+
+/**
+ * Why `value` cannot be one segment of an API path, or undefined when it can: empty, `.` or `..` (which URL
+ * parsing resolves, so that `GET /v1/payment-requests/..` is sent as `GET /v1/`), or holding a slash. An id from
+ * any input (a webhook, a return URL, a caller) is checked with this before a URL is built from it.
+ *
+ * @example pathSegmentProblem('..') // 'must not be "." or "..", which name another path'
+ */
+export function pathSegmentProblem(value: string): string | undefined {
+  if (value === '') return 'must not be empty';
+  if (DOT_SEGMENT.test(value)) return 'must not be "." or "..", which name another path';
+  if (SEPARATOR.test(value)) return 'must not contain a slash or a backslash, plain or encoded';
+  return undefined;
+}
+
 /** The name of the parameter a template segment stands for (`{id}` is `id`), or undefined for a literal. */
 export function parameterOf(segment: string): string | undefined {
   return PARAMETER.exec(segment)?.[1];
@@ -20,9 +43,10 @@ function segmentsOf(path: string): string[] {
 /**
  * The segments of `template` with each `{name}` replaced by `params[name]`, unencoded (the transport encodes
  * each segment, so that a value can never change the route). Throws `validation_failed` naming the parameter
- * when it has no value or an empty one, before any request leaves.
+ * when it has no value, an empty one, or one that is not a single segment ({@link pathSegmentProblem}: `.`,
+ * `..`, a slash), before any request leaves.
  *
- * @example expandPath('/v1/payment-requests/{id}', { id: 'a/b' }) // ['v1', 'payment-requests', 'a/b']
+ * @example expandPath('/v1/payment-requests/{id}', { id: 'a?b' }) // ['v1', 'payment-requests', 'a?b']
  */
 export function expandPath(template: string, params: Readonly<Record<string, string>> = {}): string[] {
   return segmentsOf(template).map((segment) => {
@@ -32,6 +56,14 @@ export function expandPath(template: string, params: Readonly<Record<string, str
     if (value === undefined || value === '') {
       const message = `must be given to call ${template}`;
       throw new PaykitError('validation_failed', `"${name}" ${message}`, { errors: [{ path: name, message }] });
+    }
+    const problem = pathSegmentProblem(value);
+    if (problem !== undefined) {
+      throw new PaykitError(
+        'validation_failed',
+        `"${name}" ${problem}: it is one segment of ${template}, and nothing was sent`,
+        { errors: [{ path: name, message: problem }] },
+      );
     }
     return value;
   });

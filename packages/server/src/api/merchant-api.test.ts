@@ -2,7 +2,9 @@ import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { PaykitError } from '@paykit/core';
 import { startScriptedServer, type ScriptedServer } from '@paykit/test-support/scripted-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { createMerchantApi, type MerchantApi } from './merchant-api.js';
+import { callApi } from './transport.js';
 
 let sandbox: RunningSandbox;
 let api: MerchantApi;
@@ -102,8 +104,36 @@ describe('against the sandbox', () => {
 
   it('surfaces an unknown id as not_found, and keeps an id from changing the route', async () => {
     expect((await failureOf(api.getPaymentRequest('00000000-0000-4000-8000-00000000abcd'))).code).toBe('not_found');
-    const error = await failureOf(api.getPaymentRequest('../charges'));
-    expect(error.code).toBe('not_found');
+  });
+
+  it('refuses an id that is not one path segment before anything is sent, naming the parameter', async () => {
+    const sent: string[] = [];
+    const counted = createMerchantApi({
+      apiBaseUrl: sandbox.url,
+      apiKey: sandbox.seed.apiKey,
+      fetch: (input, init) => {
+        sent.push(String(input instanceof Request ? input.url : input));
+        return fetch(input, init);
+      },
+    });
+    // `..` would be `GET /v1/` once URL parsing resolves it, `.` the list; a slash, plain or encoded, two segments.
+    for (const id of ['..', '.', '../charges', 'a%2Fb', '%2e%2e']) {
+      const error = await failureOf(counted.getPaymentRequest(id));
+      expect([id, error.code, error.errors]).toEqual([
+        id,
+        'validation_failed',
+        [{ path: 'id', message: expect.any(String) }],
+      ]);
+      expect(error.message).toMatch(/^"id" must not /);
+    }
+    expect((await failureOf(counted.getCharge('..'))).errors?.[0]?.path).toBe('id');
+    // Below the operation table, the transport refuses such a segment from any caller too.
+    for (const segment of ['..', '.', '', 'a/b']) {
+      const path = ['v1', 'payment-requests', segment];
+      const error = await failureOf(callApi(counted.config, { method: 'GET', path, schema: z.unknown() }));
+      expect([segment, error.code, error.errors?.map((e) => e.path)]).toEqual([segment, 'validation_failed', ['path']]);
+    }
+    expect(sent).toEqual([]);
   });
 
   it('reads the charge of a paid request', async () => {

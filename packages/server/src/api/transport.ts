@@ -2,7 +2,14 @@
  * One call to the Payments API: credentials, time limit, retries of reads, and strict reading of the answer.
  * Every failure becomes a {@link PaykitError} with a stable code; nothing secret goes into its message.
  */
-import { encodeForm, errorBodySchema, PaykitError, toFieldErrors, type ErrorCode } from '@paykit/core';
+import {
+  encodeForm,
+  errorBodySchema,
+  PaykitError,
+  pathSegmentProblem,
+  toFieldErrors,
+  type ErrorCode,
+} from '@paykit/core';
 import type * as z from 'zod';
 import { isApiKeyAuth, type ResolvedApiConfig } from './config.js';
 import { isCloudflareWorkers } from '../runtime.js';
@@ -17,7 +24,10 @@ export interface CallOptions {
 /** What to call. */
 export interface Operation<S extends z.ZodType> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Path segments after the base URL; each is URL-encoded, so an id can never change the route. */
+  /**
+   * Path segments after the base URL; each is URL-encoded, and one that is empty, `.`, `..` or holds a slash is
+   * refused (`validation_failed`), so an id can never change the route.
+   */
   path: readonly string[];
   query?: Record<string, string | number | undefined>;
   /** A body to send; form-encoded or JSON as configured (or as `encoding` says). */
@@ -88,7 +98,7 @@ export async function callApi<S extends z.ZodType>(
   options: CallOptions = {},
 ): Promise<z.output<S>> {
   const url = new URL(config.baseUrl);
-  url.pathname = `${url.pathname.replace(/\/$/, '')}/${operation.path.map(encodeURIComponent).join('/')}`;
+  url.pathname = `${url.pathname.replace(/\/$/, '')}/${operation.path.map(pathSegment).join('/')}`;
   for (const [name, value] of Object.entries(operation.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
@@ -113,6 +123,20 @@ export async function callApi<S extends z.ZodType>(
       await sleep(delay, options.signal);
     }
   }
+}
+
+/**
+ * One segment of the path, URL-encoded. Every call's path passes here: a segment that is empty, `.`, `..` or holds
+ * a slash would change the route (`GET /v1/payment-requests/..` is `GET /v1/`), so it is refused before a URL
+ * is built. `expandPath` refuses such a parameter first, naming it; this holds for any other caller.
+ */
+function pathSegment(segment: string, index: number, path: readonly string[]): string {
+  const problem = pathSegmentProblem(segment);
+  if (problem === undefined) return encodeURIComponent(segment);
+  const message = `segment ${index + 1} of the path ${problem}`;
+  throw new PaykitError('validation_failed', `The API call to /${path.join('/')} was not sent: its ${message}`, {
+    errors: [{ path: 'path', message }],
+  });
 }
 
 async function attemptOnce<S extends z.ZodType>(

@@ -4,8 +4,11 @@
  * (`status` of the signed body) and by the confirmation after (the resource as the API has it now).
  *
  * The service's "Event Webhooks" page says when each event is sent: `charge.created` once a payment is
- * completed, `charge.updated` once it is refunded or partly refunded; spec 6 adds `charge.failed` and
- * `payment_request.completed` / `.failed`; transfers have one event per status.
+ * completed, `charge.updated` once it is refunded or partly refunded, `payout.created` once a payout is
+ * completed, `order.created` / `invoice.created` / `transfer.created` once the object is created, `order.updated`
+ * once an order's status is updated, `transfer.updated` once a transfer is updated; spec 6 adds `charge.failed`
+ * and `payment_request.completed` / `.failed`; transfers have one event per status. Every rule says what
+ * confirms it (`confirmedBy`): without a salt the re-fetch is the only proof there is.
  */
 import {
   chargeSchema,
@@ -34,8 +37,12 @@ export const OBJECT_SCHEMAS: Readonly<Record<WebhookEventObject, z.ZodType<{ id:
 interface EventRule {
   /** The status the body carries when the event is sent (absent: any). */
   readonly sentWith?: string;
-  /** Statuses the resource may have now for the event to be true (absent: it only has to exist). */
-  readonly confirmedBy?: readonly string[];
+  /**
+   * What the resource as the API has it now must show for the event to be believed: one of these statuses, or
+   * `'exists'` for an event that claims no status (the API answering the resource is the proof). Required, so
+   * that a new event cannot be acted on before someone decided what confirms it.
+   */
+  readonly confirmedBy: readonly [string, ...string[]] | 'exists';
   /**
    * The event can happen to one resource more than once (`updated`): each status it reaches is its own fact,
    * so a refund after a partial refund is acted on too.
@@ -49,17 +56,26 @@ const TRANSFER_FINAL = ['paid', 'failed', 'canceled'];
 export const EVENT_RULES: Readonly<Record<WebhookEventType, EventRule>> = {
   // A paid charge may have been refunded since; it was still paid.
   'charge.created': { sentWith: 'succeeded', confirmedBy: ['succeeded', 'refunded', 'partially_refunded'] },
-  'charge.updated': { repeats: true },
+  // Sent once a payment is refunded or partly refunded, and only then: a charge the API shows `succeeded` was
+  // never refunded, whatever the delivery says (a partial refund then a full one are two facts, by status).
+  'charge.updated': { confirmedBy: ['refunded', 'partially_refunded'], repeats: true },
   'charge.failed': { sentWith: 'failed', confirmedBy: ['failed'] },
   'payment_request.completed': { sentWith: 'completed', confirmedBy: ['completed'] },
   'payment_request.failed': { sentWith: 'failed', confirmedBy: ['failed'] },
-  'payout.created': {},
-  'order.created': {},
-  'order.updated': { repeats: true },
-  'invoice.created': {},
-  'invoice.updated': { repeats: true },
-  'transfer.created': {},
-  'transfer.updated': { repeats: true },
+  // "Once a payout is successfully completed": the money left. One the API shows scheduled or processing has not
+  // been paid yet, and one that failed or was canceled since never reached the bank (its money came back).
+  'payout.created': { confirmedBy: ['paid'] },
+  // Created events claim no status: an order or transfer may have moved on since, and still was created.
+  'order.created': { confirmedBy: 'exists' },
+  // The docs name no status for an update: the fact is the status the API shows now (its key), so a delivery
+  // can only tell the hook what is true, once per status.
+  'order.updated': { confirmedBy: 'exists', repeats: true },
+  // The service has no read of one invoice: only a signed body is believed (the webhook route refuses an unsigned
+  // one), and that body is the invoice.
+  'invoice.created': { confirmedBy: 'exists' },
+  'invoice.updated': { confirmedBy: 'exists', repeats: true },
+  'transfer.created': { confirmedBy: 'exists' },
+  'transfer.updated': { confirmedBy: 'exists', repeats: true },
   // A transfer moves scheduled -> processing -> paid, failed or canceled: a late `scheduled` is still true of a
   // transfer that has moved on.
   'transfer.scheduled': { sentWith: 'scheduled', confirmedBy: ['scheduled', 'processing', ...TRANSFER_FINAL] },
@@ -68,6 +84,12 @@ export const EVENT_RULES: Readonly<Record<WebhookEventType, EventRule>> = {
   'transfer.failed': { sentWith: 'failed', confirmedBy: ['failed'] },
   'transfer.canceled': { sentWith: 'canceled', confirmedBy: ['canceled'] },
 };
+
+/** True when a resource the API shows with `status` now confirms event `type` ({@link EventRule.confirmedBy}). */
+export function isConfirmedBy(type: WebhookEventType, status: string): boolean {
+  const { confirmedBy } = EVENT_RULES[type];
+  return confirmedBy === 'exists' || confirmedBy.includes(status);
+}
 
 /**
  * The fact an event states, the key it is acted on once by: `payment_request.completed:<id>`, and for events

@@ -14,6 +14,7 @@ import {
   notificationSigningString,
   PaykitError,
   parseOrThrow,
+  pathSegmentProblem,
   paymentNotificationSchema,
   WEBHOOK_HEADERS,
   webhookEventObjects,
@@ -129,7 +130,8 @@ export async function checkWebhookSignature(received: ReceivedWebhook, salt: str
 /**
  * What the webhook says happened. An event's headers must name a documented event, and its body must be that
  * kind of object with the status the event is sent with: the headers are not signed, so a signed charge
- * relabelled as a payment request, or `created` relabelled `updated`, is refused here, before any call.
+ * relabelled as a payment request, or `created` relabelled `updated`, is refused here, before any call. The id
+ * to re-fetch must be one path segment (not `.`, `..` or holding a slash), refused here too, before any call.
  */
 export function claimOf(received: ReceivedWebhook): WebhookClaim {
   if (received.format === 'notification') {
@@ -141,14 +143,14 @@ export function claimOf(received: ReceivedWebhook): WebhookClaim {
           format: 'notification',
           type: paid ? 'charge.created' : 'charge.failed',
           object: 'charge',
-          id: fields.payment_id,
+          id: segmentId(fields.payment_id, 'payment_id', 'charge'),
           data: fields,
         }
       : {
           format: 'notification',
           type: paid ? 'payment_request.completed' : 'payment_request.failed',
           object: 'payment_request',
-          id: fields.payment_request_id,
+          id: segmentId(fields.payment_request_id, 'payment_request_id', 'payment_request'),
           data: fields,
         };
   }
@@ -172,7 +174,21 @@ export function claimOf(received: ReceivedWebhook): WebhookClaim {
       errors: [{ path: 'status', message: `must be ${sentWith} in a ${type} event` }],
     });
   }
-  return { format: 'event', type, object, id: data.id, data };
+  return { format: 'event', type, object, id: segmentId(data.id, 'id', object), data };
+}
+
+/**
+ * `id`, which names the `object` the API is asked for (`GET /v1/charges/{id}`), when it is one path segment;
+ * otherwise `validation_failed` naming `field`: `..` would make the call `GET /v1/`, `.` the whole list.
+ */
+function segmentId(id: string, field: string, object: WebhookEventObject): string {
+  const problem = pathSegmentProblem(id);
+  if (problem === undefined) return id;
+  throw new PaykitError(
+    'validation_failed',
+    `The webhook's ${field} ${problem}: it names the ${object.replace('_', ' ')} to fetch from the API, so nothing was fetched`,
+    { errors: [{ path: field, message: problem }] },
+  );
 }
 
 function headerError(header: string, value: string | null, rule: string): PaykitError {

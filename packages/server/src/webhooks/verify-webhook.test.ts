@@ -169,6 +169,24 @@ describe('verifyWebhook: payment notifications', () => {
     expect(await refusal({ salt: SALT, headers: form, body: twice })).toMatchObject({ code: 'duplicate_parameter' });
   });
 
+  it('refuses a signed id that is not one path segment, which the caller would re-fetch by', async () => {
+    const events = ['..', '.', 'a/b'].map((id) => event(JSON.stringify({ ...charge, id })));
+    const notifications = ['..', '.'].map((id) => ({
+      salt: SALT,
+      headers: form,
+      body: notification({ ...NOTIFIED, payment_request_id: id }),
+    }));
+    const refused = await Promise.all([...events, ...notifications].map(refusal));
+    expect(refused.map((error) => error?.code)).toEqual(Array(5).fill('validation_failed'));
+    expect(refused.map((error) => (error as { errors?: { path: string }[] }).errors?.[0]?.path)).toEqual([
+      'id',
+      'id',
+      'id',
+      'payment_request_id',
+      'payment_request_id',
+    ]);
+  });
+
   it('takes nothing but JSON and forms', async () => {
     expect(await refusal({ salt: SALT, headers: { 'content-type': 'text/plain' }, body: 'hi' })).toMatchObject({
       code: 'unsupported_media_type',

@@ -28,7 +28,7 @@ import { callOperation } from '../../client/call-operation.js';
 import type { FactActor } from '../../facts/act-once.js';
 import { asPaymentOfRequest } from '../../facts/payment-of-charge.js';
 import { rememberSecret } from '../../secrets.js';
-import { EVENT_RULES, factOf } from '../../webhooks/event-rules.js';
+import { factOf, isConfirmedBy } from '../../webhooks/event-rules.js';
 import {
   businessIdOf,
   checkWebhookSignature,
@@ -101,10 +101,9 @@ async function saltFor(
 
 /** Fetches the resource the webhook names and checks that the API agrees with it. */
 async function confirm(api: MerchantApi, claim: WebhookClaim, signed: boolean): Promise<ConfirmedEvent> {
-  const rule = EVENT_RULES[claim.type];
   const fetched = await fetchResource(api, claim, signed);
   const { status } = fetched.resource;
-  if (rule.confirmedBy !== undefined && !rule.confirmedBy.includes(status)) {
+  if (!isConfirmedBy(claim.type, status)) {
     throw new PaykitError(
       'event_not_confirmed',
       `The webhook says ${claim.type} but the API says the ${words(claim.object)} is ${status}`,
