@@ -38,7 +38,7 @@ export interface Host {
   serve(handler: (request: Request) => Promise<Response>): Promise<Served>;
   /**
    * What a handler on memory stores does when `NODE_ENV` is production: `refused` on Workers (each isolate has
-   * its own memory), `warned` on a server process.
+   * its own memory), `warned` on a server process (except the event store in memory, refused everywhere).
    */
   memoryStoresInProduction: 'refused' | 'warned';
   /** A PostgreSQL database (`postgres://`) the runtime reaches, for the check of `@paykit/server/postgres`. */
@@ -465,10 +465,22 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
           expectTrue(refusal.message.includes(words), `the refusal says "${words}": ${refusal.message}`);
         }
       } else {
-        expectEqual(refusal, undefined, 'created');
+        // An event store in memory is refused on a server too: it would act on nothing paid before a restart.
+        if (!isPaykitError(refusal, 'validation_failed')) throw new Error(`not refused: ${describe(refusal)}`);
+        for (const words of ['eventStore', 'createPostgresStores', 'FileEventStore', 'singleProcess: true']) {
+          expectTrue(refusal.message.includes(words), `the refusal says "${words}": ${refusal.message}`);
+        }
+        // A shared event store of the shop's own: created, and what else is in memory is a warning.
+        createPaykitHandler({
+          api: { apiBaseUrl: host.sandboxUrl, apiKey: 'sandbox_api_key_production_check' },
+          createPaymentRequest: () => ({ amount: 5, currency: 'SGD' }),
+          webhookSalt: 'a-salt-for-the-production-check',
+          eventStore: { claim: () => true, complete: () => {}, release: () => {}, remembersFrom: () => 0 },
+          logger,
+        });
         // Said once per process: an earlier check may already have said it (none runs in production).
         expectTrue(
-          logger.lines.some((line) => line.includes('createPostgresStores')),
+          logger.lines.some((line) => line.includes('createPostgresStores') && line.includes('idempotency keys')),
           `the warning (${JSON.stringify(logger.lines)})`,
         );
       }

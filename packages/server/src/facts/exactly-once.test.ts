@@ -228,8 +228,9 @@ describe('one payment, every path', () => {
     expect(seen).toHaveLength(1);
     const [{ event }] = seen as [(typeof seen)[number]];
     expect(event.type).toBe('charge.created');
-    expect('charge' in event && event.charge.payment_request_id == null).toBe(true);
-    expect(event.fact).toBe(`charge.created:${'charge' in event ? event.charge.id : ''}`);
+    if (event.type !== 'charge.created') throw new Error(`not a charge event: ${event.type}`);
+    expect(event.charge.payment_request_id ?? null).toBeNull();
+    expect(event.fact).toBe(`charge.created:${event.charge.id}`);
   });
 });
 

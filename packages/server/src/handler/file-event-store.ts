@@ -109,11 +109,10 @@ export class FileEventStore implements EventStore {
       }
       if (typeof value === 'string') {
         oldFormat = true;
-        done.delete(value);
-        done.set(value, 0);
+        // A fact written twice keeps its first place: it became a fact then.
+        if (!done.has(value)) done.set(value, 0);
       } else if (isRecord(value) && typeof value.fact === 'string' && typeof value.at === 'number') {
-        done.delete(value.fact);
-        done.set(value.fact, value.at);
+        if (!done.has(value.fact)) done.set(value.fact, value.at);
       } else if (index === 0 && isRecord(value) && typeof value.remembersFrom === 'number') {
         from = value.remembersFrom;
       }
