@@ -44,14 +44,14 @@ async function sharedStores(url: string): Promise<Shared> {
   };
 }
 
-async function startFleet(fleet: Fleet, shared: Shared, count: number) {
+async function startFleet(fleet: Fleet, shared: Shared, count: number, eventRetentionMs?: number) {
   return startInstances(count, {
     apiBaseUrl: fleet.api.url,
     platformKey: fleet.sandbox.seed.platformKey,
     ...fleet.app,
     tokenTimeoutMs: TOKEN_TIMEOUT_MS,
     shopOrigin: SHOP_ORIGIN,
-    stores: shared.config,
+    stores: { ...shared.config, ...(eventRetentionMs === undefined ? {} : { eventRetentionMs }) },
     webhookSalts: {
       platform: fleet.sandbox.seed.salt,
       merchants: { [fleet.merchantId]: fleet.sandbox.context.state.businesses.get(fleet.merchantId)!.salt },
@@ -78,13 +78,26 @@ const body = async (answer: Response) => (await answer.json()) as Record<string,
  * deliveries (the notification to the request's `webhook`, the `payment_request.completed` event to an endpoint of
  * the merchant), signed with the merchant's salt and caught by a recorder instead of reaching the shop.
  */
-async function paidWithDeliveries(fleet: Fleet): Promise<{ id: string; deliveries: RecordedRequest[] }> {
+async function paidWithDeliveries(
+  fleet: Fleet,
+  { charges = false }: { charges?: boolean } = {},
+): Promise<{ id: string; deliveries: RecordedRequest[] }> {
   const recorder = await startHttpRecorder();
   try {
     const merchant = fleet.sandbox.context.state.businesses.get(fleet.merchantId)!;
     const endpoint = await call(fleet.sandbox, 'POST', '/_sandbox/webhook-endpoints', {
       json: { business_id: merchant.id, url: `${recorder.url}/events`, event_types: ['payment_request.completed'] },
     });
+    // The platform's own endpoint for charge events: a payment made with its key is told there (unified stream).
+    const platformEndpoint = charges
+      ? await call(fleet.sandbox, 'POST', '/_sandbox/webhook-endpoints', {
+          json: {
+            business_id: fleet.sandbox.seed.businessId,
+            url: `${recorder.url}/charges`,
+            event_types: ['charge.created'],
+          },
+        })
+      : undefined;
     const created = await call(fleet.sandbox, 'POST', '/v1/payment-requests', {
       apiKey: merchant.apiKey,
       headers: { 'x-platform-key': fleet.sandbox.seed.platformKey },
@@ -92,10 +105,17 @@ async function paidWithDeliveries(fleet: Fleet): Promise<{ id: string; deliverie
     });
     const id = created.body.id as string;
     await call(fleet.sandbox, 'POST', `/_sandbox/payment-requests/${id}/pay`, { json: { outcome: 'succeeded' } });
-    const deliveries = await recorder.waitFor(2);
-    expect(deliveries.map((d) => d.path).sort()).toEqual(['/events', '/notification']);
+    const deliveries = await recorder.waitFor(charges ? 3 : 2);
+    expect(deliveries.map((d) => d.path).sort()).toEqual(
+      charges ? ['/charges', '/events', '/notification'] : ['/events', '/notification'],
+    );
     // The recorder goes with this payment: a later one's deliveries must not reach it.
     await call(fleet.sandbox, 'DELETE', `/v1/webhook-events/${endpoint.body.id}`, { apiKey: merchant.apiKey });
+    if (platformEndpoint) {
+      await call(fleet.sandbox, 'DELETE', `/v1/webhook-events/${platformEndpoint.body.id}`, {
+        apiKey: fleet.sandbox.seed.apiKey,
+      });
+    }
     return { id, deliveries };
   } finally {
     await recorder.close();
@@ -192,10 +212,11 @@ describe('four processes on one PostgreSQL', () => {
     expect(refused.map((answer) => answer.status)).toEqual([401, 401, 401, 401]);
   });
 
-  it('run the hook once when the return, both webhook formats and a reconcile on every process race for one fact', async () => {
+  it('run the hook once when the return, every webhook of the payment and a reconcile on every process race', async () => {
     // The webhooks never reached the shop; they are sent now, while the shopper's return reaches two processes and
-    // every process sweeps.
-    const { id, deliveries } = await paidWithDeliveries(fleet);
+    // every process sweeps. The platform listens to charge.created too: the charge of the payment request is the
+    // request's payment, one fact with the notification and payment_request.completed.
+    const { id, deliveries } = await paidWithDeliveries(fleet, { charges: true });
     const [returns, webhooks, sweeps] = await Promise.all([
       Promise.all(
         instances
@@ -220,10 +241,50 @@ describe('four processes on one PostgreSQL', () => {
     );
     expect(hookRuns).toHaveLength(1);
     expect(hookRuns[0]).toMatchObject({ eventType: 'payment_request.completed' });
+    // Each delivery again, in its two shapes, to every process: all answered, nothing more run.
+    const again = await Promise.all(
+      deliveries.flatMap((delivery) => instances.map((instance) => deliver(fleet, instance, delivery))),
+    );
+    expect(await Promise.all(again.map(body))).toEqual(Array(12).fill({ received: true, duplicate: true }));
+    expect(
+      instances.flatMap((instance) => instance.messages.filter((m) => m.type === 'event' && m.resourceId === id)),
+    ).toHaveLength(1);
     // Whichever path won, the sweeps' counts agree with it: at most one of them acted.
     const [run] = hookRuns;
     const wonBySweep = run?.type === 'event' && run.source === 'reconcile';
     expect(sweeps.reduce((sum, report) => sum + report.acted, 0)).toBe(wonBySweep ? 1 : 0);
+  });
+
+  it('act on nothing when a return link is reloaded or a delivery comes again after the retention window', async () => {
+    // Two more processes on the same tables, remembering done facts for 2 s: past that, a fact is forgotten.
+    const short = await startFleet(fleet, shared, 2, 2_000);
+    try {
+      const { id, deliveries } = await paidWithDeliveries(fleet);
+      const status = (instance: Instance) =>
+        fetch(`${instance.url}/paykit/payment-requests/${id}?merchant=${fleet.merchantId}`);
+      expect((await status(short.instances[0]!)).status).toBe(200);
+      const runs = () =>
+        short.instances.flatMap((instance) =>
+          instance.messages.filter((m) => m.type === 'event' && m.resourceId === id),
+        );
+      expect(runs()).toEqual([
+        { type: 'event', eventType: 'payment_request.completed', resourceId: id, source: 'return' },
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      // A bookmark, a restored tab, a late redelivery, on both processes: shown and answered, never acted on again.
+      const reloads = await Promise.all(short.instances.map(status));
+      expect(await Promise.all(reloads.map(body))).toEqual([
+        expect.objectContaining({ id, status: 'completed' }),
+        expect.objectContaining({ id, status: 'completed' }),
+      ]);
+      const late = await Promise.all(
+        deliveries.flatMap((delivery) => short.instances.map((instance) => deliver(fleet, instance, delivery))),
+      );
+      expect(await Promise.all(late.map(body))).toEqual(Array(4).fill({ received: true, outsideRetention: true }));
+      expect(runs()).toHaveLength(1);
+    } finally {
+      await short.close();
+    }
   });
 
   it('refuse on every other process a code one of them exchanged, and send it to the token endpoint once', async () => {

@@ -26,6 +26,7 @@ const stores =
         encryptionKey: config.stores.encryptionKey,
         tablePrefix: config.stores.tablePrefix,
         ...(config.stores.timeoutMs === undefined ? {} : { timeoutMs: config.stores.timeoutMs }),
+        ...(config.stores.eventRetentionMs === undefined ? {} : { eventRetentionMs: config.stores.eventRetentionMs }),
       })
     : { connections: new FileConnectionStore({ path: config.stores.path, key: config.stores.encryptionKey }) };
 

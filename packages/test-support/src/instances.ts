@@ -30,6 +30,8 @@ export interface InstanceConfig {
         encryptionKey: string;
         /** The stores' deadline (`timeoutMs` of `createPostgresStores`); their default when left out. */
         timeoutMs?: number;
+        /** How long a done fact is remembered (`eventRetentionMs`); for ever when left out. */
+        eventRetentionMs?: number;
       }
     | { kind: 'file'; path: string; encryptionKey: string };
 }
