@@ -129,7 +129,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     // The handler's own configuration (its keys) is remembered by now: the same masking as its log.
-    console.error(`paykit reconcile failed: ${redact(error instanceof Error ? error.message : String(error), rememberedSecrets())}`);
+    console.error(
+      `paykit reconcile failed: ${redact(error instanceof Error ? error.message : String(error), rememberedSecrets())}`,
+    );
     process.exit(1);
   },
 );

@@ -263,7 +263,9 @@ describe('which order a fact is about', () => {
     await handler.reconcile({ since: Date.now() - 60_000 });
     const fromSweep = seen
       .slice(swept)
-      .find(({ event }) => event.source === 'reconcile' && 'paymentRequest' in event && event.paymentRequest.id === other);
+      .find(
+        ({ event }) => event.source === 'reconcile' && 'paymentRequest' in event && event.paymentRequest.id === other,
+      );
     expect(fromSweep?.context).toMatchObject({
       request: undefined,
       createdFrom: { referenceNumber: 'order-cart-44', choice: { reference: 'cart-44' } },
@@ -323,7 +325,10 @@ export default createPaykitHandler({
     const id = await click('before-store');
     await pay(id);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const module = await moduleWith('file.mjs', `eventStore: new FileEventStore({ path: ${JSON.stringify(join(dir, 'f.jsonl'))} }),`);
+    const module = await moduleWith(
+      'file.mjs',
+      `eventStore: new FileEventStore({ path: ${JSON.stringify(join(dir, 'f.jsonl'))} }),`,
+    );
     const swept = await command(['reconcile', '--handler', module, '--since', '1h', '--json']);
     expect(swept.code).toBe(0);
     expect(JSON.parse(swept.stdout)).toMatchObject({ seen: 1, acted: 0, outsideRetention: 1, complete: true });
@@ -331,7 +336,7 @@ export default createPaykitHandler({
     expect(human.stdout).toMatch(/1 before the event store remembers \(not acted on/);
   });
 
-  it("never prints a key the API echoes in its error, in the report, the text or the JSON", async () => {
+  it('never prints a key the API echoes in its error, in the report, the text or the JSON', async () => {
     const canary = 'sk_live_CANARY_4f9c1e7a2b';
     const echo = createServer((req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' });

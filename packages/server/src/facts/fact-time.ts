@@ -21,7 +21,13 @@ export function factTime(event: ConfirmedEvent): number | undefined {
       : (readTime(charge.created_at) ?? readTime(charge.updated_at));
   }
   const resource =
-    'payout' in event ? event.payout : 'order' in event ? event.order : 'invoice' in event ? event.invoice : event.transfer;
+    'payout' in event
+      ? event.payout
+      : 'order' in event
+        ? event.order
+        : 'invoice' in event
+          ? event.invoice
+          : event.transfer;
   return readTime(resource.updated_at) ?? readTime(resource.created_at);
 }
 

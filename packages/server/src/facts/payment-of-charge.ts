@@ -19,10 +19,7 @@ import { factOf } from '../webhooks/event-rules.js';
  * a failed attempt at a request that is not failed (still open for another attempt, or paid by one): nothing to
  * act on, the request's own outcome will come.
  */
-export async function asPaymentOfRequest(
-  api: MerchantApi,
-  event: ConfirmedEvent,
-): Promise<ConfirmedEvent | undefined> {
+export async function asPaymentOfRequest(api: MerchantApi, event: ConfirmedEvent): Promise<ConfirmedEvent | undefined> {
   if (event.type !== 'charge.created' && event.type !== 'charge.failed') return event;
   const requestId = event.charge.payment_request_id;
   if (typeof requestId !== 'string' || requestId === '') return event;

@@ -52,7 +52,10 @@ describe('FileEventStore', () => {
     expect(await store.claim('b')).toBe(false);
     // The old format (bare strings, no horizon line) is rewritten in the new one. 'a' was dropped with no time of
     // its own, so the store no longer answers for anything before the load.
-    const lines = (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    const lines = (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     expect(lines.slice(1)).toEqual([
       { fact: 'b', at: 0 },
       { fact: 'c', at: 0 },

@@ -45,7 +45,9 @@ export class FileEventStore implements EventStore {
     this.#path = options.path;
     this.#maxEntries = options.maxEntries ?? 100_000;
     if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1) {
-      throw new RangeError(`FileEventStore: maxEntries must be a positive whole number, not ${String(this.#maxEntries)}`);
+      throw new RangeError(
+        `FileEventStore: maxEntries must be a positive whole number, not ${String(this.#maxEntries)}`,
+      );
     }
   }
 
@@ -141,7 +143,10 @@ export class FileEventStore implements EventStore {
   /** The whole file anew (the horizon, then the facts), written aside and then renamed over it. */
   async #rewrite({ from, done }: Loaded): Promise<void> {
     const temporary = `${this.#path}.${process.pid}.tmp`;
-    const lines = [JSON.stringify({ remembersFrom: from }), ...[...done].map(([fact, at]) => JSON.stringify({ fact, at }))];
+    const lines = [
+      JSON.stringify({ remembersFrom: from }),
+      ...[...done].map(([fact, at]) => JSON.stringify({ fact, at })),
+    ];
     await writeFile(temporary, `${lines.join('\n')}\n`, { mode: 0o600 });
     await rename(temporary, this.#path);
   }

@@ -25,7 +25,8 @@ function capture(): Logger & { lines: string[] } {
 
 const shop = { apiBaseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test_warning' };
 const price = () => ({ amount: '1.00', currency: 'SGD' });
-const fileStore = () => new FileEventStore({ path: join(mkdtempSync(join(tmpdir(), 'paykit-events-')), 'facts.jsonl') });
+const fileStore = () =>
+  new FileEventStore({ path: join(mkdtempSync(join(tmpdir(), 'paykit-events-')), 'facts.jsonl') });
 
 describe('the refusal of an event store in memory in production', () => {
   it('refuses the default and a MemoryEventStore, naming the durable stores and the option that accepts it', () => {
@@ -33,7 +34,13 @@ describe('the refusal of an event store in memory in production', () => {
     for (const eventStore of [undefined, new MemoryEventStore()]) {
       let thrown: unknown;
       try {
-        createPaykitHandler({ api: shop, createPaymentRequest: price, logger: capture(), webhookSalt: 'salt-1', eventStore });
+        createPaykitHandler({
+          api: shop,
+          createPaymentRequest: price,
+          logger: capture(),
+          webhookSalt: 'salt-1',
+          eventStore,
+        });
       } catch (error) {
         thrown = error;
       }
@@ -81,8 +88,20 @@ describe('the warning about memory stores in production', () => {
     const logger = capture();
     const platform = createPlatform({ apiBaseUrl: shop.apiBaseUrl, oauth: { clientId: 'app', clientSecret: 'cs' } });
     const eventStore = fileStore();
-    createPaykitHandler({ platform, createPaymentRequest: price, logger, webhookSalt: 'salt-of-the-platform', eventStore });
-    createPaykitHandler({ platform, createPaymentRequest: price, logger, webhookSalt: 'salt-of-the-platform', eventStore });
+    createPaykitHandler({
+      platform,
+      createPaymentRequest: price,
+      logger,
+      webhookSalt: 'salt-of-the-platform',
+      eventStore,
+    });
+    createPaykitHandler({
+      platform,
+      createPaymentRequest: price,
+      logger,
+      webhookSalt: 'salt-of-the-platform',
+      eventStore,
+    });
     expect(logger.lines).toHaveLength(1);
     const [warning] = logger.lines;
     for (const lost of [

@@ -64,7 +64,9 @@ export class PostgresEventStore implements EventStore {
       throw error;
     });
     const created = await this.#createdAt;
-    return Number.isFinite(this.#options.retentionMs) ? Math.max(created, Date.now() - this.#options.retentionMs) : created;
+    return Number.isFinite(this.#options.retentionMs)
+      ? Math.max(created, Date.now() - this.#options.retentionMs)
+      : created;
   }
 
   /** The time the first migration (which made the events table) was applied, to the second. */

@@ -160,7 +160,7 @@ describe('both formats of one fact', () => {
     expect(answers.filter((answer) => answer.duplicate)).toHaveLength(2);
   });
 
-  it('offer a charge.created of a payment request as that request\'s payment, with its charge', async () => {
+  it("offer a charge.created of a payment request as that request's payment, with its charge", async () => {
     await listen(['charge.created']);
     // No notification (no `webhook` on the request): the charge's event is all that tells of the payment.
     const id = await settledPayment('succeeded', { webhook: undefined });
