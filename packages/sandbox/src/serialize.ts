@@ -37,6 +37,34 @@ export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: stri
 }
 
 /**
+ * The payments of a payment request as `GET /v1/payment-requests/{id}` lists them (`payments[]` of the service's
+ * "Get Payment Request Status" in its OpenAPI; spec 2.7 leaves the other fields "not shown"): one per charge made
+ * for it, oldest first, with the fields that document names and the sandbox has (amounts as two-decimal strings,
+ * `fees` the processing fee of a paid one, dates without offset as the request's own).
+ */
+export function paymentRequestPaymentsJson(charges: readonly ChargeRecord[]): Record<string, unknown>[] {
+  return charges.map((charge) => {
+    const paid = charge.status !== 'pending' && charge.status !== 'failed';
+    const fee = paid ? processingFeeParts(charge.amountMinor) : { fixedMinor: 0, rateMinor: 0 };
+    return {
+      id: charge.id,
+      quantity: 1,
+      status: charge.status,
+      buyer_name: charge.customer?.name ?? null,
+      buyer_phone: charge.customer?.phoneNumber ?? null,
+      buyer_email: charge.customer?.email ?? null,
+      currency: charge.currency,
+      amount: formatMinor(charge.amountMinor),
+      refunded_amount: formatMinor(charge.refunds.reduce((sum, refund) => sum + refund.amountMinor, 0)),
+      payment_type: charge.paymentMethod,
+      fees: formatMinor(fee.fixedMinor + fee.rateMinor),
+      created_at: isoWithoutOffset(charge.createdAt),
+      updated_at: isoWithoutOffset(charge.updatedAt),
+    };
+  });
+}
+
+/**
  * A charge as JSON, in the service's shape (charges OpenAPI, "Get Charge Details"; the "Event Webhooks" page's
  * `business_id`, `refunded_at`, `failed_reason`), every value read from the sandbox's own state:
  * - fees: the processing fee the ledger debits for a paid charge, as `fixed_fee` + `discount_fee` at

@@ -103,7 +103,7 @@ describe('POST /v1/payment-requests', () => {
       staff_id: '98888a24-d6b2-430d-9063-d2be76d443cd',
       business_location_id: '9dd07721-d215-4947-9c79-2b8ec25f69db',
     });
-    expect((await call(sandbox, 'GET', `/v1/payment-requests/${body.id}`)).body).toEqual(body);
+    expect((await call(sandbox, 'GET', `/v1/payment-requests/${body.id}`)).body).toEqual({ ...body, payments: [] });
   });
 
   it('takes expires_after as a delay from now, in Singapore time', async () => {
@@ -224,10 +224,44 @@ describe('reading, listing and canceling', () => {
   it('reads its own request and answers 404 for another business', async () => {
     const created = (await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 5, currency: 'SGD' } }))
       .body;
-    expect((await call(sandbox, 'GET', `/v1/payment-requests/${created.id}`)).body).toEqual(created);
+    // The read of one request also lists its payments (none yet), as the service's "Get Payment Request Status".
+    expect((await call(sandbox, 'GET', `/v1/payment-requests/${created.id}`)).body).toEqual({
+      ...created,
+      payments: [],
+    });
     const foreign = await call(sandbox, 'GET', `/v1/payment-requests/${created.id}`, { apiKey: await other() });
     expect(foreign.status).toBe(404);
     expect(foreign.body.message).toBe('Payment request not found');
+  });
+
+  it("lists a read request's payments in the service's documented shape, a failed attempt and the paid one", async () => {
+    const created = (await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 5, currency: 'SGD' } }))
+      .body;
+    await call(sandbox, 'POST', `/_sandbox/payment-requests/${created.id}/pay`, { json: { outcome: 'succeeded' } });
+    const read = await call(sandbox, 'GET', `/v1/payment-requests/${created.id}`);
+    expect(read.body.status).toBe('completed');
+    expect(read.body.payments).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        quantity: 1,
+        status: 'succeeded',
+        buyer_name: null,
+        buyer_phone: null,
+        buyer_email: null,
+        currency: 'sgd',
+        amount: '5.00',
+        refunded_amount: '0.00',
+        payment_type: 'paynow_online',
+        fees: expect.stringMatching(/^\d+\.\d\d$/),
+        created_at: read.body.updated_at,
+        updated_at: read.body.updated_at,
+      },
+    ]);
+    // The charge is the one the charges API has, and the list does not carry payments.
+    const charge = await call(sandbox, 'GET', `/v1/charges/${read.body.payments[0].id}`);
+    expect(charge.body).toMatchObject({ payment_request_id: created.id, status: 'succeeded' });
+    const listed = await call(sandbox, 'GET', '/v1/payment-requests');
+    expect(listed.body.data[0]).not.toHaveProperty('payments');
   });
 
   it('lists newest first, one business only, with cursors both ways', async () => {

@@ -7,7 +7,7 @@ import { ListItems, type HandlersOf } from '../operation-call.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { extrasFrom } from '../payment-request-extras.js';
-import { paymentRequestJson } from '../serialize.js';
+import { paymentRequestJson, paymentRequestPaymentsJson } from '../serialize.js';
 import type { PaymentRequestRecord } from '../state.js';
 
 /** The payment-request operations. */
@@ -67,7 +67,12 @@ export function paymentRequestHandlers(sandbox: SandboxContext): HandlersOf<'pay
         json,
       ),
 
-    'paymentRequests.get': ({ params, businessId }) => json(find(params.id, businessId)),
+    // Only the read of one request lists its payments, as the service's "Get Payment Request Status" does.
+    'paymentRequests.get': ({ params, businessId }) => {
+      const record = find(params.id, businessId);
+      const charges = [...sandbox.state.charges.values()].filter((charge) => charge.paymentRequestId === record.id);
+      return { ...json(record), payments: paymentRequestPaymentsJson(charges) };
+    },
 
     'paymentRequests.update': async ({ params, businessId, body }) => {
       const record = find(params.id, businessId);

@@ -6,6 +6,8 @@
  * and is not offered to the hook again.
  */
 
+import { PaykitError } from '@paykit/core';
+
 /** What a claim found: the fact is this caller's (`true`), done (`false`), or held by another caller (`'busy'`). */
 export type ClaimResult = boolean | 'busy';
 
@@ -66,7 +68,13 @@ export class MemoryEventStore implements EventStore {
 
   constructor(maxEntries = 100_000) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`MemoryEventStore: maxEntries must be a positive whole number, not ${String(maxEntries)}`);
+      throw new PaykitError(
+        'validation_failed',
+        `MemoryEventStore: maxEntries must be a positive whole number, not ${String(maxEntries)}`,
+        {
+          errors: [{ path: 'maxEntries', message: 'must be a positive whole number' }],
+        },
+      );
     }
     this.#maxEntries = maxEntries;
     this.#from = startOfSecond(Date.now());

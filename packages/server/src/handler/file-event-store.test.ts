@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryEventStore } from './event-store.js';
 import { FileEventStore } from './file-event-store.js';
 
 let dir: string;
@@ -82,5 +83,17 @@ describe('FileEventStore', () => {
     expect(await second.claim('f2')).toBe(false);
     const third = new FileEventStore({ path, maxEntries: 2 });
     expect(await third.remembersFrom()).toBe(paidAt + 1);
+  });
+
+  it('refuses a maxEntries that is not a positive whole number, naming it', () => {
+    for (const maxEntries of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new FileEventStore({ path: join(dir, 'events.jsonl'), maxEntries })).toThrow(
+        expect.objectContaining({
+          code: 'validation_failed',
+          errors: [{ path: 'maxEntries', message: expect.any(String) }],
+        }),
+      );
+      expect(() => new MemoryEventStore(maxEntries)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    }
   });
 });

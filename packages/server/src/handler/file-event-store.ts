@@ -10,6 +10,7 @@
  * before the horizon existed (bare JSON strings, no first line) remembers from its own creation time as the file
  * system tells it, or from when this version first opened it.
  */
+import { PaykitError } from '@paykit/core';
 import { appendFile, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { startOfSecond, type ClaimResult, type EventStore } from './event-store.js';
 
@@ -45,8 +46,10 @@ export class FileEventStore implements EventStore {
     this.#path = options.path;
     this.#maxEntries = options.maxEntries ?? 100_000;
     if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1) {
-      throw new RangeError(
+      throw new PaykitError(
+        'validation_failed',
         `FileEventStore: maxEntries must be a positive whole number, not ${String(this.#maxEntries)}`,
+        { errors: [{ path: 'maxEntries', message: 'must be a positive whole number' }] },
       );
     }
   }
