@@ -85,6 +85,21 @@ describe('FileEventStore', () => {
     expect(await third.remembersFrom()).toBe(paidAt + 1);
   });
 
+  it('remembers from when it was made, though it creates its file only at first use', async () => {
+    const made = Date.now();
+    const store = new FileEventStore({ path: join(dir, 'events.jsonl') });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await store.remembersFrom()).toBeLessThanOrEqual(made);
+    expect(await store.remembersFrom()).toBeGreaterThan(made - 1_000);
+  });
+
+  it('makes its folder on first use', async () => {
+    const store = new FileEventStore({ path: join(dir, 'not', 'yet', 'events.jsonl') });
+    expect(await store.claim('a')).toBe(true);
+    await store.complete('a');
+    expect((await readFile(join(dir, 'not', 'yet', 'events.jsonl'), 'utf8')).split('\n')[1]).toMatch(/"fact":"a"/);
+  });
+
   it('refuses a maxEntries that is not a positive whole number, naming it', () => {
     for (const maxEntries of [0, -1, 1.5, Number.NaN]) {
       expect(() => new FileEventStore({ path: join(dir, 'events.jsonl'), maxEntries })).toThrow(

@@ -11,12 +11,13 @@
  * system tells it, or from when this version first opened it.
  */
 import { PaykitError } from '@paykit/core';
-import { appendFile, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { startOfSecond, type ClaimResult, type EventStore } from './event-store.js';
 
 /** Options of {@link FileEventStore}. */
 export interface FileEventStoreOptions {
-  /** The file (JSON lines). Created, with its horizon, on first use. */
+  /** The file (JSON lines). Created, with its folder and its horizon, on first use. */
   path: string;
   /**
    * Facts remembered. When the file is compacted (on load), the oldest beyond it are dropped and the store
@@ -40,6 +41,8 @@ export class FileEventStore implements EventStore {
   /** Claims under way, and when their fact happened. */
   readonly #processing = new Map<string, number>();
   #loaded: Promise<Loaded> | undefined;
+  /** When this object was made: a file it creates remembers from then (it held every fact offered since). */
+  readonly #madeAt = startOfSecond(Date.now());
   #writes: Promise<void> = Promise.resolve();
 
   constructor(options: FileEventStoreOptions) {
@@ -96,7 +99,7 @@ export class FileEventStore implements EventStore {
       text = await readFile(this.#path, 'utf8');
     } catch (error) {
       if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) throw error;
-      const loaded = { from: startOfSecond(Date.now()), done: new Map<string, number>() };
+      const loaded = { from: this.#madeAt, done: new Map<string, number>() };
       await this.#rewrite(loaded);
       return loaded;
     }
@@ -146,6 +149,8 @@ export class FileEventStore implements EventStore {
   /** The whole file anew (the horizon, then the facts), written aside and then renamed over it. */
   async #rewrite({ from, done }: Loaded): Promise<void> {
     const temporary = `${this.#path}.${process.pid}.tmp`;
+    // Its folder too, on first use: a path such as `.paykit/events.jsonl` in a fresh checkout.
+    await mkdir(dirname(this.#path), { recursive: true, mode: 0o700 });
     const lines = [
       JSON.stringify({ remembersFrom: from }),
       ...[...done].map(([fact, at]) => JSON.stringify({ fact, at })),

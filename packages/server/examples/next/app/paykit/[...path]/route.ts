@@ -4,6 +4,7 @@
  * the status here, and the API sends its webhooks here.
  */
 import { createPaykitHandler, PaykitError, type PaykitHandler } from '@paykit/server';
+import { FileEventStore } from '@paykit/server/files';
 
 // Never prerendered nor cached: every call is a shopper's or the API's, answered now.
 export const dynamic = 'force-dynamic';
@@ -30,6 +31,9 @@ function handler(): PaykitHandler {
     returnUrl: `${setting('PUBLIC_ORIGIN')}/thanks`,
     webhookUrl: `${setting('PUBLIC_ORIGIN')}/paykit/webhooks`,
     webhookSalt: setting('PAYMENTS_SALT'),
+    // Which payments were acted on, kept across restarts of this one `next start` process (`next start` in
+    // production refuses a store in memory). Several instances or a serverless host: createPostgresStores().
+    eventStore: new FileEventStore({ path: process.env.PAYKIT_EVENTS_FILE ?? '.paykit/events.jsonl' }),
     createPaymentRequest: (choice) => {
       const amount = PRICES[choice.reference ?? ''];
       if (amount === undefined) {
