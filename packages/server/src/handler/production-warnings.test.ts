@@ -87,21 +87,15 @@ describe('the warning about memory stores in production', () => {
     process.env.NODE_ENV = 'production';
     const logger = capture();
     const platform = createPlatform({ apiBaseUrl: shop.apiBaseUrl, oauth: { clientId: 'app', clientSecret: 'cs' } });
-    const eventStore = fileStore();
-    createPaykitHandler({
+    const options = {
       platform,
       createPaymentRequest: price,
       logger,
-      webhookSalt: 'salt-of-the-platform',
-      eventStore,
-    });
-    createPaykitHandler({
-      platform,
-      createPaymentRequest: price,
-      logger,
-      webhookSalt: 'salt-of-the-platform',
-      eventStore,
-    });
+      webhookSalt: 'salt-platform',
+      eventStore: fileStore(),
+    };
+    createPaykitHandler(options);
+    createPaykitHandler(options);
     expect(logger.lines).toHaveLength(1);
     const [warning] = logger.lines;
     for (const lost of [
