@@ -25,6 +25,27 @@ const USAGE =
   'usage: paykit reconcile --handler <module> [--export <name>] --since <2h | ISO date> [--until <...>] ' +
   '[--merchant <business id>]... [--deadline <seconds>] [--json]';
 
+/** The commands there are. */
+const COMMANDS = ['reconcile'] as const;
+
+/** What `--help` prints: the usage and what each option means. */
+const HELP = `${USAGE}
+
+paykit reconcile: offers the payment requests of a period that are completed or failed, and not acted on yet, to
+the onEvent hook of your handler (webhooks lost in an outage), through the handler's event store. That store must
+be the one your server uses (FileEventStore on the same file, or createPostgresStores' stores.events).
+
+  --handler <module>    a module exporting the value of createPaykitHandler(...) without starting a server
+  --export <name>       the export to use (default: the default export, else "paykit")
+  --since <when>        the start of the period: a duration before now (90m, 2h, 1d) or an ISO 8601 date
+  --until <when>        the end of the period (default: now)
+  --merchant <id>       a platform's connected merchant to sweep (repeat it)
+  --deadline <seconds>  stop after this long and say it did not finish (default 60)
+  --json                print the report as JSON
+  --help                this text
+
+Exit status: 0 swept and every hook ran; 2 stopped early or a hook failed (run again); 1 could not start.`;
+
 /** A duration before now (`90m`, `2h`, `1d`) or a date, as ms since the epoch. */
 function parseWhen(text: string, now = Date.now()): number | undefined {
   const ago = /^(\d+)(m|h|d)$/.exec(text.trim());
@@ -53,8 +74,22 @@ function describeReport(report: ReconcileReport): string {
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (
+    command === '--help' ||
+    command === '-h' ||
+    command === 'help' ||
+    rest.includes('--help') ||
+    rest.includes('-h')
+  ) {
+    console.log(HELP);
+    return 0;
+  }
   if (command !== 'reconcile') {
-    console.error(USAGE);
+    console.error(
+      command === undefined
+        ? USAGE
+        : `paykit: unknown command ${JSON.stringify(command)}; the commands are: ${COMMANDS.join(', ')}\n${USAGE}`,
+    );
     return 1;
   }
   const { values } = parseArgs({
