@@ -32,6 +32,19 @@ describe('pnpm sandbox', () => {
     }
   });
 
+  it('prints its options and exits 0 for --help and -h, starting nothing', async () => {
+    for (const flag of ['--help', '-h']) {
+      const child = spawn(process.execPath, ['--import', 'tsx', cli, flag], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(0);
+      expect(out).toMatch(/^usage: paykit-sandbox \[options\]/);
+      expect(out).toMatch(/--seed platform/);
+      expect(out).not.toMatch(/listening on/);
+    }
+  });
+
   it('refuses a port that is not a number', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', 'abc'], {
       stdio: ['ignore', 'ignore', 'pipe'],

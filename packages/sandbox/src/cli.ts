@@ -20,7 +20,7 @@ const USAGE = `usage: paykit-sandbox [options]
   --data <file>         keep the state in this JSON file across restarts (created if missing)
   --seed platform       also create a platform, its OAuth app and two merchants with owners, and print them
   --redirect-uri <uri>  with --seed platform: the app's registered redirect URI (repeat for more)
-  --help                this text
+  --help, -h            this text
 
 Stops on Ctrl+C (SIGINT), SIGTERM or SIGHUP, and when the process that started it goes away.`;
 
@@ -39,7 +39,7 @@ try {
       data: { type: 'string' },
       seed: { type: 'string' },
       'redirect-uri': { type: 'string', multiple: true },
-      help: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
 } catch (error) {
