@@ -1,0 +1,274 @@
+/**
+ * Where the time of `pnpm run check` goes (issue 34 item 1): `pnpm test:timings` runs each step of the root
+ * `check` script, in its order, with the commands `check` runs, and times it; the vitest step also writes vitest's
+ * JSON report (each file's start and end), the element tests run with scripts/wtr-timings.config.mjs (their own
+ * config plus a reporter of each file's time in each engine), and the runtime matrix's own lines are kept. One
+ * report, printed as a table and written to `.paykit-timings/report.md` and `report.json` (gitignored), with the
+ * machine's load average: on a shared machine the figures say how loaded it was.
+ *
+ *   pnpm test:timings                        every step of check, as check runs them
+ *   pnpm test:timings --only test:node,lint  some steps (names as in the check script)
+ *   pnpm test:timings --report               print the report of the last run again, running nothing
+ *   pnpm test:timings --out <folder>         write elsewhere than .paykit-timings/
+ *
+ * Unlike `check`, a failing step does not stop the others (the point is to see every step's time); the command
+ * exits 1 when one failed, and the report says which.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** One step of `check`, as run and timed. */
+interface StepTiming {
+  step: string;
+  ms: number;
+  exitCode: number;
+}
+
+/** vitest's JSON reporter's file entries, what is read of them. */
+interface VitestJson {
+  numTotalTests: number;
+  numFailedTests: number;
+  testResults: { name: string; startTime: number; endTime: number; status: string; assertionResults: unknown[] }[];
+}
+
+/** scripts/wtr-timings.config.mjs's output. */
+interface WtrJson {
+  startTime: number;
+  endTime: number;
+  files: { file: string; engine: string; ms: number; testsMs: number; tests: number; passed: boolean }[];
+}
+
+/** Everything one run measured. */
+interface Report {
+  date: string;
+  commit: string;
+  cpus: number;
+  loadBefore: number[];
+  loadAfter: number[];
+  steps: StepTiming[];
+  vitest?: VitestJson;
+  wtr?: WtrJson;
+  runtimes?: string[];
+}
+
+const { values: flags } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    report: { type: 'boolean', default: false },
+    out: { type: 'string', default: join(root, '.paykit-timings') },
+  },
+});
+const out = flags.out;
+
+/** The steps of the root `check` script, in order: `pnpm run a && pnpm run b && ...`. */
+async function checkSteps(): Promise<string[]> {
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const check = pkg.scripts['check'];
+  if (!check) throw new Error('package.json has no "check" script');
+  return check.split('&&').map((part) => {
+    const match = /^\s*pnpm run (\S+)\s*$/.exec(part);
+    if (!match?.[1]) throw new Error(`test-timings reads "pnpm run <step>" steps; check has: ${part.trim()}`);
+    return match[1];
+  });
+}
+
+/** What a step is given beyond what `check` gives it: where to write its timings. Nothing else changes. */
+function extraArgs(step: string): string[] {
+  if (step === 'test:node')
+    return ['--reporter=default', '--reporter=json', `--outputFile.json=${join(out, 'vitest.json')}`];
+  if (step === 'test:browser') return ['--config', join(root, 'scripts/wtr-timings.config.mjs')];
+  return [];
+}
+
+/** Runs `pnpm run <step>`, its output passed through (and kept, for the runtime matrix's lines). */
+function runStep(step: string): Promise<{ exitCode: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('pnpm', ['run', step, ...extraArgs(step)], {
+      cwd: root,
+      stdio: ['inherit', 'pipe', 'pipe'],
+      env: { ...process.env, PAYKIT_TIMINGS_DIR: out },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      if (step === 'test:runtimes') output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ exitCode: code ?? (signal ? 128 : 1), output }));
+  });
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const load = (avg: number[]) => avg.map((n) => n.toFixed(1)).join(' ');
+
+/** A Markdown table. */
+function table(head: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The report as Markdown. */
+function render(report: Report): string {
+  const parts: string[] = [];
+  const total = report.steps.reduce((sum, step) => sum + step.ms, 0);
+  parts.push(
+    `# Timings of pnpm run check\n\n${report.date}, commit ${report.commit}, ${report.cpus} cores, load average ` +
+      `(1, 5, 15 min) ${load(report.loadBefore)} before and ${load(report.loadAfter)} after.`,
+  );
+  parts.push(
+    `## Steps\n\n${table(
+      ['step', 'wall time', 'result'],
+      [
+        ...report.steps.map(({ step, ms, exitCode }) => [
+          step,
+          seconds(ms),
+          exitCode === 0 ? 'ok' : `exit ${exitCode}`,
+        ]),
+        ['**total**', `**${seconds(total)}**`, ''],
+      ],
+    )}`,
+  );
+
+  if (report.vitest) {
+    const files = report.vitest.testResults
+      .map((file) => ({
+        file: relative(root, file.name),
+        ms: file.endTime - file.startTime,
+        tests: file.assertionResults.length,
+        status: file.status,
+      }))
+      .sort((a, b) => b.ms - a.ms);
+    const sum = files.reduce((acc, file) => acc + file.ms, 0);
+    const first = Math.min(...report.vitest.testResults.map((file) => file.startTime));
+    const last = Math.max(...report.vitest.testResults.map((file) => file.endTime));
+    parts.push(
+      `## vitest (test:node): ${files.length} files, ${report.vitest.numTotalTests} tests, ` +
+        `${report.vitest.numFailedTests} failed; first file start to last file end ${seconds(last - first)}, ` +
+        `the files' own times add up to ${seconds(sum)}\n\n` +
+        `The ten slowest:\n\n${table(
+          ['file', 'time', 'tests'],
+          files.slice(0, 10).map(({ file, ms, tests }) => [`\`${file}\``, seconds(ms), tests]),
+        )}\n\n<details><summary>Every file</summary>\n\n${table(
+          ['file', 'time', 'tests', 'status'],
+          files.map(({ file, ms, tests, status }) => [`\`${file}\``, seconds(ms), tests, status]),
+        )}\n\n</details>`,
+    );
+  }
+
+  if (report.wtr) {
+    const engines = [...new Set(report.wtr.files.map((file) => file.engine))];
+    const byFile = new Map<string, Map<string, WtrJson['files'][number]>>();
+    for (const entry of report.wtr.files) {
+      const row = byFile.get(entry.file) ?? new Map<string, WtrJson['files'][number]>();
+      row.set(entry.engine, entry);
+      byFile.set(entry.file, row);
+    }
+    const rowTotal = (row: Map<string, WtrJson['files'][number]>) =>
+      [...row.values()].reduce((sum, entry) => sum + entry.ms, 0);
+    const rows = [...byFile.entries()].sort((a, b) => rowTotal(b[1]) - rowTotal(a[1]));
+    const engineTotal = (engine: string) =>
+      report.wtr!.files.filter((file) => file.engine === engine).reduce((sum, file) => sum + file.ms, 0);
+    parts.push(
+      `## web-test-runner (test:browser): ${byFile.size} files in ${engines.join(', ')}, ` +
+        `${seconds(report.wtr.endTime - report.wtr.startTime)} from start to end\n\n` +
+        `Each file's session in each engine, from opening its page to its end (the tests' own time in brackets):\n\n${table(
+          ['file', ...engines, 'all'],
+          [
+            ...rows.map(([file, row]) => [
+              `\`${file}\``,
+              ...engines.map((engine) => {
+                const entry = row.get(engine);
+                return entry ? `${seconds(entry.ms)} (${seconds(entry.testsMs)})${entry.passed ? '' : ' failed'}` : '';
+              }),
+              seconds(rowTotal(row)),
+            ]),
+            ['**total**', ...engines.map((engine) => `**${seconds(engineTotal(engine))}**`), ''],
+          ],
+        )}`,
+    );
+  }
+
+  if (report.runtimes && report.runtimes.length > 0) {
+    parts.push(`## Runtime matrix (test:runtimes)\n\n${report.runtimes.map((line) => `    ${line}`).join('\n')}`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** The lines of the runtime matrix's output that say what ran and how long it took. */
+function runtimeLines(output: string): string[] {
+  return output
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => /^(runtimes: |✓ |✗ )/.test(line));
+}
+
+async function readJson<T>(path: string): Promise<T | undefined> {
+  return existsSync(path) ? (JSON.parse(await readFile(path, 'utf8')) as T) : undefined;
+}
+
+async function main(): Promise<number> {
+  await mkdir(out, { recursive: true });
+  if (flags.report) {
+    const report = await readJson<Report>(join(out, 'report.json'));
+    if (!report) throw new Error(`no report in ${out}: run pnpm test:timings first`);
+    process.stdout.write(render(report));
+    return 0;
+  }
+
+  const all = await checkSteps();
+  const only = flags.only?.split(',').map((step) => step.trim());
+  const unknown = only?.filter((step) => !all.includes(step)) ?? [];
+  if (unknown.length > 0) throw new Error(`not a step of check: ${unknown.join(', ')} (the steps: ${all.join(', ')})`);
+  const steps = only ? all.filter((step) => only.includes(step)) : all;
+
+  const report: Report = {
+    date: new Date().toISOString(),
+    commit: await new Promise<string>((resolve) => {
+      const git = spawn('git', ['rev-parse', '--short', 'HEAD'], { cwd: root });
+      let sha = '';
+      git.stdout.on('data', (chunk: Buffer) => (sha += chunk.toString()));
+      git.on('close', () => resolve(sha.trim() || 'unknown'));
+      git.on('error', () => resolve('unknown'));
+    }),
+    cpus: cpus().length,
+    loadBefore: loadavg(),
+    loadAfter: [],
+    steps: [],
+  };
+  for (const step of steps) {
+    console.log(`\n── test-timings: pnpm run ${step} ──`);
+    // A report left by an earlier run is not read as this one's.
+    await rm(join(out, step === 'test:node' ? 'vitest.json' : 'wtr.json'), { force: true });
+    const begun = Date.now();
+    const { exitCode, output } = await runStep(step);
+    report.steps.push({ step, ms: Date.now() - begun, exitCode });
+    if (step === 'test:node') report.vitest = await readJson<VitestJson>(join(out, 'vitest.json'));
+    if (step === 'test:browser') report.wtr = await readJson<WtrJson>(join(out, 'wtr.json'));
+    if (step === 'test:runtimes') report.runtimes = runtimeLines(output);
+  }
+  report.loadAfter = loadavg();
+
+  const markdown = render(report);
+  await writeFile(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(join(out, 'report.md'), markdown);
+  console.log(`\n${markdown}\nWritten to ${relative(process.cwd(), join(out, 'report.md')) || out}`);
+  const failed = report.steps.filter((step) => step.exitCode !== 0);
+  if (failed.length > 0) console.error(`test-timings: failed: ${failed.map((step) => step.step).join(', ')}`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`test-timings: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
