@@ -21,7 +21,20 @@
  * - `POST /hostile/{kind}/payment-requests`: a backend that answers badly (`javascript`, `data`, `foreign`,
  *   `relative`, `error`, `html`, `slow`), for the attack tests;
  * - `GET /return`: the platform's callback page (the redirect URI the tests register), `<paykit-return
- *   endpoint="/platform">` as a platform serves it: where a connect popup comes back;
+ *   endpoint="/platform">` as a platform serves it: where a connect popup comes back; `GET /return-coop`: the same
+ *   page served with `Cross-Origin-Opener-Policy: same-origin`, which cuts the popup from its opener (the callback
+ *   page's path is not part of the exchange: the tests send a callback there by changing the path);
+ *   `GET /return-coop-late`: that page on a slow machine, whose `<paykit-return>` starts 2.5 s after it loaded;
+ * - `GET /__test/storage-report[?coop]`: a page of this origin that says on the `BroadcastChannel`
+ *   `paykit-test:storage-report` what its window holds: its sessionStorage, `window.name`, whether it has an opener
+ *   (`?coop`: served under `Cross-Origin-Opener-Policy: same-origin`), and closes itself;
+ * - `GET /__test/eavesdropper?state=…[&inject]`: another page of this origin gone bad (a compromised widget on
+ *   another page of the site), for the connect popup's tests: it listens on the connect popups' channel and
+ *   reports what it heard on `paykit-test:eavesdropper` (as text, bytes as Latin-1, so that a code in any form
+ *   shows); for each message it hears it sends the message back and posts forgeries, in the attempt's `state` (the
+ *   worst case: it knows it): the callback page's `ack` and `go`, and a `done` that says "Evil Corp (spoofed)" is
+ *   connected, in both the shapes the protocol had and has. `&inject`: from the start and every 100 ms, the
+ *   callback with a code of its own, and the same forgeries;
  * - `GET /__test/lying-drop-in.js`: a drop-in script (the service's `window.HitPay` surface) whose `toggle` calls
  *   `onSuccess` at once, with no payment made: the claim a hostile or broken script (or page) can make;
  * - authorization server metadata for issuers `{origin}/idp/{name}` (RFC 8414 places the document at
@@ -68,6 +81,52 @@ const CALLBACK_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Connecting</title>
 <script type="module" src="/src/return/define.ts"></script></head>
 <body><paykit-return endpoint="/platform"></paykit-return></body></html>`;
+
+/** `GET /return-coop-late`: the callback page, whose element is defined (and speaks) 2.5 s after the page loaded. */
+const LATE_CALLBACK_PAGE = CALLBACK_PAGE.replace(
+  '<script type="module" src="/src/return/define.ts"></script>',
+  `<script type="module">setTimeout(() => import('/src/return/define.ts'), 2500);</script>`,
+);
+
+/** See `GET /__test/storage-report` above. */
+const STORAGE_REPORT = `<!doctype html><title>Storage report</title><script>
+const stored = {};
+for (let i = 0; i < sessionStorage.length; i += 1) stored[sessionStorage.key(i)] = sessionStorage.getItem(sessionStorage.key(i));
+new BroadcastChannel('paykit-test:storage-report').postMessage({ stored, name: window.name, opener: window.opener !== null });
+// Under COOP the test has no handle to this window any more: it closes itself (left open, it would keep the focus).
+window.close();
+</script>`;
+
+/** See `GET /__test/eavesdropper` above. */
+const EAVESDROPPER = `<!doctype html><title>Another page of the site</title><script>
+const query = new URL(location.href).searchParams;
+const state = query.get('state');
+const channel = new BroadcastChannel('paykit:connect-popup');
+const report = new BroadcastChannel('paykit-test:eavesdropper');
+const text = (value) =>
+  typeof value === 'string' ? value
+  : value instanceof ArrayBuffer ? String.fromCharCode(...new Uint8Array(value))
+  : ArrayBuffer.isView(value) ? String.fromCharCode(...new Uint8Array(value.buffer, value.byteOffset, value.byteLength))
+  : value && typeof value === 'object' ? Object.entries(value).map(([name, item]) => name + '=' + text(item)).join(' ')
+  : String(value);
+const search = '?code=injected-by-another-tab&state=' + state;
+const business = { name: 'Evil Corp (spoofed)' };
+const forge = (inject) => {
+  if (inject) for (const type of ['paykit:connect-callback', 'callback']) channel.postMessage({ type, state, search });
+  for (const type of ['paykit:connect-ack', 'ack', 'paykit:connect-go', 'go']) channel.postMessage({ type, state, search });
+  for (const type of ['paykit:connect-done', 'done']) channel.postMessage({ type, state, business });
+};
+channel.onmessage = (event) => {
+  report.postMessage({ heard: text(event.data) });
+  channel.postMessage(event.data);
+  forge(false);
+};
+if (query.has('inject')) {
+  forge(true);
+  setInterval(() => forge(true), 100);
+}
+report.postMessage({ ready: true });
+</script>`;
 
 /** See `GET /__test/lying-drop-in.js` above. */
 const LYING_DROP_IN = `window.HitPay = {
@@ -255,6 +314,24 @@ export async function startTestBackend(): Promise<TestBackend> {
     if (ctx.path === '/return' && ctx.method === 'GET') {
       ctx.set('content-type', 'text/html');
       ctx.body = CALLBACK_PAGE;
+      return;
+    }
+    if (ctx.path.startsWith('/return-coop') && ctx.method === 'GET') {
+      ctx.set('content-type', 'text/html');
+      ctx.set('cross-origin-opener-policy', 'same-origin');
+      ctx.body = ctx.path === '/return-coop-late' ? LATE_CALLBACK_PAGE : CALLBACK_PAGE;
+      return;
+    }
+    if (ctx.path === '/__test/storage-report' && ctx.method === 'GET') {
+      ctx.set('content-type', 'text/html');
+      if (new URL(ctx.req.url!, 'http://test').searchParams.has('coop'))
+        ctx.set('cross-origin-opener-policy', 'same-origin');
+      ctx.body = STORAGE_REPORT;
+      return;
+    }
+    if (ctx.path === '/__test/eavesdropper' && ctx.method === 'GET') {
+      ctx.set('content-type', 'text/html');
+      ctx.body = EAVESDROPPER;
       return;
     }
     if (ctx.path === '/__test/lying-drop-in.js') {

@@ -5,16 +5,18 @@
  * entry expires after ten minutes and, once its callback is handled, becomes a tombstone so that a reload or a
  * replay is told "already handled" rather than "unknown" (in localStorage, for every tab at once).
  *
- * The authorization request of the origin's latest attempt (its URL: public parameters, the state and the S256
- * challenge, never the verifier) is also kept in localStorage, so that a callback page that cannot find its
- * attempt (another tab, a cleared storage) can offer "Connect again" with the same settings.
+ * The authorization request of the latest attempt (its URL: public parameters, the state and the S256 challenge,
+ * never the verifier) is also kept, in the same storage as the attempt, so that a callback page that cannot find
+ * its attempt (an expired one, a cleared storage, with `storage: 'local'` another tab) can offer "Connect again"
+ * with the same settings. Not in localStorage whatever `storage` says: every tab of the origin reads localStorage,
+ * and with the state and the challenge a page could ask for a code bound to this tab's verifier.
  */
 import { codeChallengeOf, randomToken } from './pkce.js';
 
 export const PREFIX = 'paykit:connect:';
 /** How long a connect attempt may take, from click to callback. */
 export const ATTEMPT_TTL_MS = 10 * 60_000;
-/** localStorage's key of the latest authorization request: `[url, storage === 'local']`. Not under PREFIX. */
+/** The key of the latest authorization request, in the attempt's storage: `[url, storage === 'local']`. Not under PREFIX. */
 export const LATEST = 'paykit:connect-again';
 
 /**
@@ -28,11 +30,6 @@ export interface ConnectAttempt {
   codeVerifier: string;
   redirectUri: string;
   createdAt: number;
-  /**
-   * The attempt is a popup's (`<paykit-connect-button popup>`): its callback page, in the popup, hands the
-   * callback to the page that opened it, which holds the attempt too and exchanges the code.
-   */
-  popup?: boolean;
 }
 
 /** An attempt, or the tombstone of a used one, whose `createdAt` is when it was used: both expire alike. */
@@ -40,28 +37,18 @@ export type Stored = ConnectAttempt | { used: true; createdAt: number };
 
 /**
  * Adds a fresh `state` and S256 challenge to the authorization request `url` (which has every other parameter),
- * keeps the attempt (marked as a popup's with `popup`), and remembers the request as the origin's latest.
- * Resolves with the state.
+ * keeps the attempt, and remembers the request as the latest, both in `storage`. Resolves with the state.
  */
-export async function beginAttempt(url: URL, storage?: AttemptStorage, popup?: boolean): Promise<string> {
+export async function beginAttempt(url: URL, storage?: AttemptStorage): Promise<string> {
   const state = randomToken();
   const codeVerifier = randomToken();
   const query = url.searchParams;
   query.set('state', state);
   query.set('code_challenge', await codeChallengeOf(codeVerifier));
   query.set('code_challenge_method', 'S256');
-  const local = storage === 'local';
-  saveAttempt(storageOf(storage), state, {
-    codeVerifier,
-    redirectUri: query.get('redirect_uri')!,
-    createdAt: Date.now(),
-    ...(popup ? { popup } : {}),
-  });
-  try {
-    localStorage.setItem(LATEST, JSON.stringify([url.href, local]));
-  } catch {
-    // No localStorage (blocked by the browser's settings): the attempt works, only "Connect again" will not.
-  }
+  const place = storageOf(storage);
+  saveAttempt(place, state, { codeVerifier, redirectUri: query.get('redirect_uri')!, createdAt: Date.now() });
+  place.setItem(LATEST, JSON.stringify([url.href, storage === 'local']));
   return state;
 }
 
@@ -71,13 +58,19 @@ export function storageOf(storage: AttemptStorage | undefined): Storage {
 }
 
 /**
- * Takes the popup mark off the attempt of `state`: its popup was blocked, so its callback comes to this tab by
- * redirect and is handled there, as any redirect's.
+ * Leaves a tombstone for the attempt of `state` in `storage`, if its verifier is there: another page used it (the
+ * connect popup and its opener each hold a copy, and only one exchanges the code), and a verifier is kept no longer
+ * than its code needs it.
  */
-export function unmarkPopup(storage: AttemptStorage | undefined, state: string): void {
-  const place = storageOf(storage);
-  const stored = read(place, PREFIX + state);
-  if (stored && !('used' in stored)) place.setItem(PREFIX + state, JSON.stringify({ ...stored, popup: undefined }));
+export function retire(storage: AttemptStorage | undefined, state: string): void {
+  try {
+    const place = storageOf(storage);
+    const stored = read(place, PREFIX + state);
+    if (stored && !('used' in stored))
+      place.setItem(PREFIX + state, JSON.stringify({ used: true, createdAt: Date.now() }));
+  } catch {
+    // A storage the browser refuses holds no verifier.
+  }
 }
 
 /** The attempt of `state` as this tab sees it (sessionStorage, then localStorage), without using it. */

@@ -12,9 +12,9 @@ import type { PaykitError } from '@paykit/core/browser';
 import { dev } from '#dev';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
-import { ATTEMPT_TTL_MS, unmarkPopup } from './connect-attempts.js';
+import { ATTEMPT_TTL_MS } from './connect-attempts.js';
 import type { PaykitConnectButton } from './connect-button.js';
-import { centre, watchPopup } from './popup-connect.js';
+import { centre, handOver, watchPopup } from './popup-connect.js';
 import { startConnect } from './lazy-start-connect.js';
 
 /** An attempt prepared for a button: for its settings of then, made at `at`. */
@@ -51,7 +51,7 @@ export function preparePopup(button: PaykitConnectButton): void {
   const settings = settingsOf(button);
   const ready = prepared.get(button);
   if (ready?.settings === settings && Date.now() - ready.at < ATTEMPT_TTL_MS / 2) return;
-  const attempt = startConnect(button, true);
+  const attempt = startConnect(button);
   attempt.catch(() => undefined);
   prepared.set(button, { settings, at: Date.now(), attempt });
 }
@@ -86,13 +86,15 @@ export async function connectInPopup(button: PaykitConnectButton, popup: Window 
     throw error;
   }
   if (!popup) {
-    // Its callback will come to this tab by redirect, and be handled here as a redirect's.
-    unmarkPopup(button.storage, state);
+    // Its callback will come to this tab by redirect, and be handled here as a redirect's: this tab holds no
+    // secret of the attempt, which only a popup is given.
     dev?.popupBlocked(button);
     return { url };
   }
   centre(popup);
-  popup.location.replace(url);
+  const key = handOver(popup, state, url);
+  // A window that could not be given the secret (one of an earlier attempt, elsewhere) is closed: the redirect.
+  if (!key) return { url };
   const shown = (business: ConnectedBusinessAnswer) => {
     button.show(`${text(button).connected}${business.name}.`);
     return business;
@@ -102,7 +104,13 @@ export async function connectInPopup(button: PaykitConnectButton, popup: Window 
   try {
     return {
       business: shown(
-        await watchPopup(popup, { endpoint: button.endpoint!, redirectUri: button.redirectUri, state, late }),
+        await watchPopup(popup, key, {
+          endpoint: button.endpoint!,
+          redirectUri: button.redirectUri,
+          state,
+          late,
+          storage: button.storage,
+        }),
       ),
     };
   } catch (error) {

@@ -365,24 +365,35 @@ describe('"Connect again" (issue 24: connect recovers)', () => {
     await waitUntil(() => box(failed).dataset.state === 'error');
     expect(connectAgain(failed)).to.equal(null);
 
-    // Only a URL paykit may send a merchant to is offered, and nothing when none is known.
-    localStorage.setItem(LATEST, JSON.stringify(['javascript:alert(1)', false]));
+    // Only a URL paykit may send a merchant to is offered (from either storage), and nothing when none is known.
+    for (const place of [sessionStorage, localStorage])
+      place.setItem(LATEST, JSON.stringify(['javascript:alert(1)', place === localStorage]));
     const unsafe = await mountReturn('code=x&state=unknown-1');
     await waitUntil(() => box(unsafe).dataset.state === 'error');
     expect(connectAgain(unsafe)).to.equal(null);
-    localStorage.removeItem(LATEST);
+    for (const place of [sessionStorage, localStorage]) place.removeItem(LATEST);
     const unknown = await mountReturn('code=x&state=unknown-2');
     await waitUntil(() => box(unknown).dataset.state === 'error');
     expect(box(unknown).textContent).to.contain('Please connect again.');
     expect(connectAgain(unknown)).to.equal(null);
   });
 
+  for (const storage of ['session', 'local'] as const)
+    it(`keeps the latest request in the storage \`storage\` names (${storage}), and nowhere else`, async () => {
+      const url = await clickConnect(storage === 'local' ? { storage } : {});
+      const [named, other] = storage === 'local' ? [localStorage, sessionStorage] : [sessionStorage, localStorage];
+      // With the state and the challenge in localStorage, any page of the origin, in any tab, could ask the
+      // authorization server for a code bound to this tab's verifier.
+      expect(other.getItem(LATEST)).to.equal(null);
+      expect(named.getItem(LATEST)).to.equal(JSON.stringify([url.href, storage === 'local']));
+    });
+
   it('a connection that went through forgets the latest request', async () => {
     const url = await clickConnect();
-    expect(localStorage.getItem(LATEST)).to.not.equal(null);
+    expect(sessionStorage.getItem(LATEST) ?? localStorage.getItem(LATEST)).to.not.equal(null);
     const connected = next<PaykitConnectedEvent>(document, 'paykit-connected');
     await mountReturn(await approved(url));
     await connected;
-    expect(localStorage.getItem(LATEST)).to.equal(null);
+    expect([sessionStorage.getItem(LATEST), localStorage.getItem(LATEST)]).to.deep.equal([null, null]);
   });
 });

@@ -27,7 +27,7 @@ import {
   read,
   type ConnectAttempt,
 } from './connect-attempts.js';
-import { handOffCallback, tellOpener } from './hand-off-callback.js';
+import { handOffCallback, takeSecret, tellOpener } from './hand-off-callback.js';
 import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
 
 // Still exported here, where it was first: `@paykit/elements` users may import both from this module.
@@ -89,9 +89,10 @@ export async function handleConnectReturn(options: HandleConnectReturnOptions): 
 }
 
 /**
- * The callback: handed to the page that opened the popup, when this is a popup's callback page (an attempt begun
- * for a popup, or none here and an opener to ask), since that page holds the attempt and the merchant's place.
- * If no page takes it in time, it is handled here, as a redirect's, and the opener hears how it went.
+ * The callback: handed to the page that opened the popup, when this is the callback page of a connect popup (its
+ * opener gave this window the attempt's secret), since that page holds the attempt and the merchant's place. If no
+ * page takes it in time, it is handled here, as a redirect's, and the opener hears how it went. Any other page
+ * (a redirect's callback, a blocked popup's, a link opened in a new tab) handles it here.
  */
 async function exchange(
   options: HandleConnectReturnOptions,
@@ -99,20 +100,19 @@ async function exchange(
   storage: Storage,
   state: string,
 ): Promise<ConnectedBusinessAnswer> {
-  const own = options.url === undefined;
-  const kept = own ? peekAttempt(state) : undefined;
-  if (!own || !(kept ? 'popup' in kept && kept.popup === true : window.opener !== null))
-    return exchangeHere(options, url, storage, state);
-  const business = await handOffCallback(url, state, kept !== undefined);
+  const key = options.url === undefined ? takeSecret(state) : undefined;
+  if (!key) return exchangeHere(options, url, storage, state);
+  const kept = peekAttempt(state);
+  const business = await handOffCallback(url, state, key, kept !== undefined);
   if (business) return business;
-  // Without the attempt here, this page cannot exchange the code: a late opener was told to go on instead.
+  // Without the attempt here, this page cannot exchange the code: it says why (the opener never took it).
   if (!kept) return exchangeHere(options, url, storage, state);
   try {
     const connected = await exchangeHere(options, url, storage, state);
-    tellOpener(state, { business: connected });
+    await tellOpener(key, { business: connected });
     return connected;
   } catch (error) {
-    tellOpener(state, { error });
+    await tellOpener(key, { error });
     throw error;
   }
 }
@@ -159,7 +159,7 @@ async function exchangeHere(
   const business = (answer as Partial<OAuthCallbackAnswer>).business;
   if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().failed);
   // Connected: "Connect again" has nothing left to offer, and the request's parameters need not stay around.
-  tryStorage(() => localStorage.removeItem(LATEST));
+  placesOf(options.storage).forEach((place) => place.removeItem(LATEST));
   return business;
 }
 
@@ -169,39 +169,49 @@ async function exchangeHere(
  * Throws `state_unknown` (with `connectAgain` when possible), `state_expired` (likewise) or `state_used`.
  */
 export function consumeAttempt(given: Storage | undefined, state: string, now = Date.now()): ConnectAttempt {
-  const places = given ? [given] : [sessionStorage];
-  if (!given) tryStorage(() => places.push(localStorage));
+  const places = placesOf(given);
   for (const storage of places) {
     const stored = read(storage, PREFIX + state);
     if (!stored) continue;
     if ('used' in stored) throw new PaykitError('state_used', text().stateUsed);
     storage.setItem(PREFIX + state, JSON.stringify({ used: true, createdAt: now }));
     places.forEach((place) => prune(place, now));
-    if (now - stored.createdAt > ATTEMPT_TTL_MS) throw again('state_expired');
+    if (now - stored.createdAt > ATTEMPT_TTL_MS) throw again('state_expired', places);
     return stored;
   }
   places.forEach((place) => prune(place, now));
-  throw again('state_unknown');
+  throw again('state_unknown', places);
 }
 
-/** A refused callback's error, with `connectAgain` when the origin's latest authorization request is known. */
-function again(code: 'state_unknown' | 'state_expired'): ConnectAgainError {
+/** Where a callback's attempt is looked for: the storage given, else sessionStorage, then localStorage if allowed. */
+function placesOf(given: Storage | undefined): Storage[] {
+  const places = given ? [given] : [sessionStorage];
+  if (!given) tryStorage(() => places.push(localStorage));
+  return places;
+}
+
+/**
+ * A refused callback's error, with `connectAgain` when the latest authorization request is in one of `places`
+ * (kept where its attempt was: this tab's, or with `storage: 'local'` the origin's).
+ */
+function again(code: 'state_unknown' | 'state_expired', places: Storage[]): ConnectAgainError {
   const error: ConnectAgainError = new PaykitError(code, text().connectFailed);
-  tryStorage(() => {
-    // Only an authorization request this origin's own button made can be there (beginAttempt's `[url, local]`);
-    // still checked as any URL is.
-    const [href, local] = JSON.parse(localStorage.getItem(LATEST)!) as [string, boolean];
-    const url = parseWebUrl(href);
-    if (url)
-      error.connectAgain = async () => {
-        await beginAttempt(url, local ? 'local' : 'session');
-        location.assign(url);
-      };
-  });
+  for (const place of places)
+    tryStorage(() => {
+      // Only an authorization request this origin's own button made can be there (beginAttempt's `[url, local]`);
+      // still checked as any URL is.
+      const [href, local] = JSON.parse(place.getItem(LATEST)!) as [string, boolean];
+      const url = parseWebUrl(href);
+      if (url && !error.connectAgain)
+        error.connectAgain = async () => {
+          await beginAttempt(url, local ? 'local' : 'session');
+          location.assign(url);
+        };
+    });
   return error;
 }
 
-/** Runs `work` on localStorage, which the browser may refuse (its settings): without it, less is offered. */
+/** Runs `work` on a storage the browser may refuse (its settings): without it, less is offered. */
 function tryStorage(work: () => unknown): void {
   try {
     work();

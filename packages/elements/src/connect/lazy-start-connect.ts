@@ -11,11 +11,8 @@ export const loadConnect = () => import('./start-connect.js');
 
 /**
  * Prepares an attempt (a fresh `state` and PKCE verifier, kept for this attempt) and returns the URL of the
- * authorization request; `popup` marks it as a popup's. See `start-connect.ts`: this loads it, then calls it.
+ * authorization request. See `start-connect.ts`: this loads it, then calls it.
  */
-export async function startConnect(
-  options: StartConnectOptions,
-  popup?: boolean,
-): Promise<{ url: string; state: string }> {
-  return (await loadConnect()).startConnect(options, popup);
+export async function startConnect(options: StartConnectOptions): Promise<{ url: string; state: string }> {
+  return (await loadConnect()).startConnect(options);
 }

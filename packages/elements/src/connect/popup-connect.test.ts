@@ -1,8 +1,11 @@
 /**
- * Connect in a popup, in Chromium, against the real backend and the sandbox's authorization server: the attempt
- * prepared before the click, the popup's callback page (`GET /return`, `<paykit-return>` as a platform serves it)
- * handing the callback back to this page, which exchanges it and fires `paykit-connected`; the merchant's denial;
- * the popup closed; a window of another origin posting a code; the headless time limit and `AbortSignal`. The
+ * Connect in a popup, in Chromium, Firefox and WebKit, against the real backend and the sandbox's authorization
+ * server: the attempt prepared before the click, the popup's callback page (`GET /return`, `<paykit-return>` as a
+ * platform serves it; `GET /return-coop`, the same under `Cross-Origin-Opener-Policy: same-origin`) handing the
+ * callback back to this page, which exchanges it and fires `paykit-connected`; the merchant's denial; the popup
+ * closed; a window of another origin posting a code; another tab of this origin on the popups' channel
+ * (`GET /__test/eavesdropper`); where the attempt's verifier is left; the headless time limit and `AbortSignal`;
+ * and what the browsers do with a popup's sessionStorage and name, which the attempt's secret relies on. The
  * merchant's approval on the sandbox dashboard is the backend's `/__test/approve` (the e2e tests sign in and
  * consent in the popup itself: test/e2e/connect-popup.test.ts); an opener too slow to take the callback.
  */
@@ -10,26 +13,34 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { PaykitError } from '@paykit/core/browser';
 import type { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
 import { approveOnDashboard, backendState, next } from '../../test-support/backend-client.js';
-import { LATEST } from './connect-attempts.js';
+import { LATEST, PREFIX } from './connect-attempts.js';
 import { ACK_MS } from './hand-off-callback.js';
 import './define.js';
 import type { PaykitConnectButton } from './connect-button.js';
 import { prepareConnectPopup } from './lazy-popup-connect.js';
-import { POPUP_NAME } from './popup-window.js';
+import { POPUP_FEATURES, POPUP_NAME } from './popup-window.js';
 
 let dashboard: string;
 const redirectUri = () => `${location.origin}/return`;
 before(async () => {
   dashboard = (await backendState()).checkoutOrigin;
 });
-/** The popup of the current test, closed after it. */
+/** The popup of the current test, and the other windows it opened, closed after it. */
 let current: Window | null = null;
+const others: (() => void)[] = [];
 afterEach(() => {
   current?.close();
   current = null;
+  others.splice(0).forEach((close) => close());
   sessionStorage.clear();
   localStorage.clear();
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The attempt of `state` as `storage` keeps it (its verifier, or the tombstone of a used one), or `null`. */
+const kept = (storage: Storage, state: string) =>
+  JSON.parse(storage.getItem(PREFIX + state) ?? 'null') as { used?: true; codeVerifier?: string } | null;
 
 /** The open connect popup: `window.open` with its name and no URL returns it without navigating it. */
 function popup(): Window {
@@ -49,13 +60,11 @@ async function button(): Promise<{ el: PaykitConnectButton; request: URL }> {
       dashboard-url=${dashboard}
     ></paykit-connect-button>`,
   );
-  // Prepared before any click: kept in this tab's storage, marked as a popup's.
-  await waitUntil(() => localStorage.getItem(LATEST), 'the attempt was not prepared');
-  const request = new URL((JSON.parse(localStorage.getItem(LATEST)!) as [string, boolean])[0]);
-  const kept = JSON.parse(sessionStorage.getItem(`paykit:connect:${request.searchParams.get('state')}`)!) as {
-    popup?: boolean;
-  };
-  expect(kept.popup).to.equal(true);
+  // Prepared before any click: kept in this tab's storage, with the latest request (where is checked below).
+  const latest = () => sessionStorage.getItem(LATEST) ?? localStorage.getItem(LATEST);
+  await waitUntil(latest, 'the attempt was not prepared');
+  const request = new URL((JSON.parse(latest()!) as [string, boolean])[0]);
+  expect(kept(sessionStorage, request.searchParams.get('state')!)?.codeVerifier).to.have.length(43);
   return { el, request };
 }
 
@@ -157,14 +166,44 @@ function slowOpener(ms: number): () => void {
   };
 }
 
-/** The merchant approves the request on the dashboard; the popup comes back to the callback page. */
-async function approveIn(win: Window, request: URL): Promise<void> {
-  const callback = await approveOnDashboard({
-    redirect_uri: redirectUri(),
-    state: request.searchParams.get('state')!,
-    code_challenge: request.searchParams.get('code_challenge')!,
+/**
+ * The merchant approves the request on the dashboard; the popup comes back to the callback page (`page`: the
+ * platform's callback page served another way, such as `/return-coop`). Resolves with the code.
+ */
+async function approveIn(win: Window, request: URL, page = '/return'): Promise<string> {
+  const callback = new URL(
+    await approveOnDashboard({
+      redirect_uri: redirectUri(),
+      state: request.searchParams.get('state')!,
+      code_challenge: request.searchParams.get('code_challenge')!,
+    }),
+  );
+  callback.pathname = page;
+  win.location.href = callback.href;
+  return callback.searchParams.get('code')!;
+}
+
+/**
+ * Another tab of this origin gone bad (a compromised widget on another page of the site: `GET
+ * /__test/eavesdropper`, see backend.ts), knowing the attempt's `state`: it listens on the connect popups'
+ * channel, sends back what it hears and answers each message with forged `ack`, `go` and a `done` for "Evil Corp
+ * (spoofed)"; with `inject`, it also says from the start, and every 100 ms, that the callback came back with a code
+ * of its own. `heard` is what it heard, as text (bytes as Latin-1).
+ */
+async function anotherTab(state: string, inject = false): Promise<{ heard: string[] }> {
+  const report = new BroadcastChannel('paykit-test:eavesdropper');
+  const heard: string[] = [];
+  const ready = new Promise<void>((resolve) => {
+    report.onmessage = ({ data }: MessageEvent<{ heard?: string }>) =>
+      data.heard === undefined ? resolve() : void heard.push(data.heard);
   });
-  win.location.href = callback;
+  const tab = window.open(`/__test/eavesdropper?state=${state}${inject ? '&inject' : ''}`, 'another-tab')!;
+  others.push(() => {
+    tab.close();
+    report.close();
+  });
+  await ready;
+  return { heard };
 }
 
 describe('<paykit-connect-button popup>', () => {
@@ -218,26 +257,20 @@ describe('<paykit-connect-button popup>', () => {
     const { el, request } = await button();
     const before = (await backendState()).callbacks;
     const cancelled = next<PaykitCancelEvent>(el, 'paykit-cancel');
+    const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
     const win = await click(el);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    // What the opener sees when COOP on the callback page cuts the handle: a closed window, and nothing said yet.
-    win.close();
+    // Past the first second, when a window read as closed is taken for one that COOP cut at once.
+    await sleep(1_100);
+    // The callback page under COOP cuts this page's handle, which reads as closed, and, on a slow machine, speaks
+    // (on the origin's channel, its only way) only after the button gave up on the window.
+    await approveIn(win, request, '/return-coop-late');
     await cancelled;
     await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
-    // The callback page, in a window this page has no handle to, speaks on the origin's channel only.
-    const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
-    const callback = await approveOnDashboard({
-      redirect_uri: redirectUri(),
-      state: request.searchParams.get('state')!,
-      code_challenge: request.searchParams.get('code_challenge')!,
-    });
-    current = window.open(callback, POPUP_NAME);
     expect((await connected).detail.business.name).to.equal('Harbour Cafe');
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Connected to Harbour Cafe.');
-    // Exchanged once, by this page; the callback page was told and closed itself.
+    // Exchanged once, by this page.
     expect((await backendState()).callbacks).to.equal(before + 1);
-    await waitUntil(() => current!.closed, 'the callback page did not close itself');
   });
 
   it('an opener too slow to answer in time: the callback page exchanges the code itself, once, and this page hears how it went', async () => {
@@ -291,6 +324,108 @@ describe('<paykit-connect-button popup>', () => {
     await approveIn(win, request);
     await done;
     expect((await backendState()).callbacks).to.equal(before + 1);
+  });
+
+  for (const [page, cut] of [
+    ['/return', false],
+    ['/return-coop', true],
+  ] as const)
+    it(`another tab of this origin learns no code, and its forged done changes nothing (${
+      cut ? 'a callback page under COOP, on the channel' : 'a callback page with its opener: nothing on the channel'
+    })`, async () => {
+      const { el, request } = await button();
+      const state = request.searchParams.get('state')!;
+      const prepared = { session: !!sessionStorage.getItem(LATEST), local: !!localStorage.getItem(LATEST) };
+      const tab = await anotherTab(state);
+      const before = (await backendState()).callbacks;
+      const names: string[] = [];
+      el.addEventListener('paykit-connected', ({ detail }) => names.push(detail.business.name));
+      const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
+      const code = await approveIn(await click(el), request, page);
+      await connected;
+      // Whatever the other tab posted after the outcome has arrived by now.
+      await sleep(500);
+      expect(names).to.deep.equal(['Harbour Cafe']);
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Connected to Harbour Cafe.');
+      // One exchange, of the merchant's code, by this page.
+      expect((await backendState()).callbacks).to.equal(before + 1);
+      expect(tab.heard.filter((message) => message.includes(code))).to.deep.equal([]);
+      if (cut) {
+        // The channel carried the attempt (this engine cut the popup from its opener), sealed: the other tab heard
+        // it, and it does not even name the attempt.
+        expect(tab.heard).to.not.deep.equal([]);
+        expect(tab.heard.filter((message) => message.includes(state))).to.deep.equal([]);
+      } else expect(tab.heard).to.deep.equal([]);
+      // Nor could it have read the attempt's state and challenge where every tab reads: the latest request was
+      // kept in this tab's sessionStorage, as the attempt is.
+      expect(prepared).to.deep.equal({ session: true, local: false });
+    });
+
+  it('another tab of this origin that knows the state and says the callback came back, with a code of its own, changes nothing', async () => {
+    const { el, request } = await button();
+    const before = (await backendState()).callbacks;
+    let connected = false;
+    el.addEventListener('paykit-connected', () => (connected = true));
+    const win = await click(el);
+    // From the start, and every 100 ms: "callback", "go" and "done", in the attempt's state (the protocol's old and
+    // new shapes), as a page that asked the authorization server for a code of its own merchant would.
+    await anotherTab(request.searchParams.get('state')!, true);
+    await sleep(800);
+    expect(connected).to.equal(false);
+    expect((await backendState()).callbacks).to.equal(before);
+    expect(el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy')).to.equal('true');
+    // The merchant's own callback, on the channel beside the other tab's, connects the merchant.
+    const done = next<PaykitConnectedEvent>(el, 'paykit-connected');
+    await approveIn(win, request, '/return-coop');
+    expect((await done).detail.business.name).to.equal('Harbour Cafe');
+    expect((await backendState()).callbacks).to.equal(before + 1);
+  });
+
+  it("a used verifier is kept nowhere: the popup's copy once it handed the code over, this page's once connected", async () => {
+    const { el, request } = await button();
+    const state = request.searchParams.get('state')!;
+    // This page's exchange waits until the popup's storage is read, so that the popup is still there.
+    const { fetch } = window;
+    let asked = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    window.fetch = async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/platform/oauth/callback')) {
+        asked = true;
+        await held;
+      }
+      return fetch(input, init);
+    };
+    try {
+      const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
+      const win = await click(el);
+      await approveIn(win, request);
+      await waitUntil(() => asked, 'this page did not exchange the code');
+      // The popup's copy of this page's sessionStorage (the browser's, at window.open) held the attempt.
+      expect(kept(win.sessionStorage, state)).to.include({ used: true }).and.not.have.property('codeVerifier');
+      // Nothing else of the attempt either: its secret was taken.
+      expect(Object.keys(win.sessionStorage).filter((key) => key.includes(state))).to.deep.equal([PREFIX + state]);
+      release();
+      expect((await connected).detail.business.name).to.equal('Harbour Cafe');
+    } finally {
+      window.fetch = fetch;
+      release();
+    }
+    expect(kept(sessionStorage, state)).to.include({ used: true }).and.not.have.property('codeVerifier');
+  });
+
+  it("an opener too slow to answer: once the callback page exchanged the code, this page's verifier is gone too", async () => {
+    const { el, request } = await button();
+    const state = request.searchParams.get('state')!;
+    const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
+    await withSlowOpener(async () => {
+      current = await click(el);
+      await approveIn(current, request);
+      expect((await connected).detail.business.name).to.equal('Harbour Cafe');
+    });
+    expect(kept(sessionStorage, state)).to.include({ used: true }).and.not.have.property('codeVerifier');
+    expect(kept(current!.sessionStorage, state)).to.include({ used: true }).and.not.have.property('codeVerifier');
   });
 
   it('shows a refused exchange as an error (a replayed state is "already handled")', async () => {
@@ -361,4 +496,36 @@ describe('prepareConnectPopup (headless)', () => {
     );
     expect(code).to.equal('timeout');
   });
+});
+
+describe("a popup's sessionStorage and name, in this engine (what the attempt's secret relies on)", () => {
+  afterEach(() => sessionStorage.removeItem('paykit-test:copied'));
+  for (const coop of [false, true])
+    it(`keeps what the opener wrote into it while blank, through another origin${
+      coop ? ' and a callback page under COOP (window.name cleared: no way for a secret)' : ''
+    }`, async () => {
+      const report = new BroadcastChannel('paykit-test:storage-report');
+      const reported = new Promise<{ stored: Record<string, string>; name: string; opener: boolean }>((resolve) => {
+        report.onmessage = ({ data }: MessageEvent) => resolve(data as never);
+      });
+      sessionStorage.setItem('paykit-test:copied', 'before the open');
+      const win = window.open('', 'paykit-test-window', POPUP_FEATURES)!;
+      others.push(() => {
+        win.close();
+        report.close();
+      });
+      sessionStorage.setItem('paykit-test:copied', 'after the open');
+      win.sessionStorage.setItem('paykit-test:written', 'by the opener');
+      win.location.replace(`${dashboard}/`);
+      await onAuthorizationServer(win);
+      win.location.href = `${location.origin}/__test/storage-report${coop ? '?coop' : ''}`;
+      const { stored, name, opener } = await reported;
+      // Written by the opener while the window was blank, and still there on this origin after another.
+      expect(stored['paykit-test:written']).to.equal('by the opener');
+      // The browser copies the opener's sessionStorage at window.open (a copy, not shared): a secret made after
+      // the click would miss it, which is why the opener writes the secret into the popup.
+      expect(stored['paykit-test:copied']).to.equal('before the open');
+      expect(opener).to.equal(!coop);
+      expect(name).to.equal(coop ? '' : 'paykit-test-window');
+    });
 });

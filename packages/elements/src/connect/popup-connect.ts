@@ -10,17 +10,30 @@
  * (`popup_closed`, within a second), the time limit (`timeout`, ten minutes by default: the attempt's own life), or
  * the caller's `AbortSignal`. A window that reads as closed may instead have gone to a callback page that
  * `Cross-Origin-Opener-Policy` cut from this one and that has not spoken yet (a slow machine): after `popup_closed`
- * the origin's channel still takes this attempt's callback until the time limit, and `late` hears the business. Messages are believed only from this exact origin (the popup's window, or the origin's
- * BroadcastChannel) and only for this attempt's state: a window of another origin posting a code changes nothing.
- * Part of the connect popup's lazy chunk.
+ * the origin's channel still takes this attempt's callback until the time limit, and `late` hears the business.
+ *
+ * Messages are heard only from the popup's window with this exact origin, or on the origin's channel, and believed
+ * only when sealed with the attempt's secret (popup-messages.ts): a window of another origin posting a code, or
+ * another tab of this origin on the channel, changes nothing and learns nothing. The secret goes to the popup in
+ * the click, through the popup's own sessionStorage, while the window is still blank and of this origin
+ * ({@link handOver}). Part of the connect popup's lazy chunk.
  */
 import { PaykitError } from '@paykit/core/browser';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
-import { ATTEMPT_TTL_MS } from './connect-attempts.js';
+import { ATTEMPT_TTL_MS, retire, type AttemptStorage } from './connect-attempts.js';
 // Through the lazy entries, so that each chunk stays what one kind of page fetches.
 import { handleConnectReturn } from './lazy-connect-return.js';
-import { doneError, failureOf, popupChannel, popupMessage, type PopupMessage } from './popup-messages.js';
+import {
+  doneError,
+  failureOf,
+  keyOf,
+  popupChannel,
+  seal,
+  SECRET,
+  unseal,
+  type PopupMessage,
+} from './popup-messages.js';
 import { POPUP_FEATURES, POPUP_NAME } from './popup-window.js';
 import { startConnect } from './lazy-start-connect.js';
 import type { StartConnectOptions } from './start-connect.js';
@@ -70,35 +83,57 @@ const SEVERED_MS = 1_000;
 
 /**
  * Prepares an attempt (before the click): the state, the PKCE verifier and the authorization request's URL, kept
- * as `startConnect` keeps them and marked as a popup's.
+ * as `startConnect` keeps them.
  */
 export async function prepareConnectPopup(options: ConnectPopupOptions): Promise<PreparedConnectPopup> {
-  const { url, state } = await startConnect(options, true);
+  const { url, state } = await startConnect(options);
   return {
     url,
     state,
     open: (limits = {}) => {
-      const popup = openPopup(url);
-      return popup
-        ? watchPopup(popup, { ...options, ...limits, state })
+      const popup = openPopup();
+      const key = popup && handOver(popup, state, url);
+      return key
+        ? watchPopup(popup, key, { ...options, ...limits, state })
         : Promise.reject(new PaykitError('popup_blocked', text().connectFailed));
     },
   };
 }
 
 /**
- * Opens (or reuses) the connect popup at `url`, centred on this window; `null` when the browser refuses, by
- * answering `null` (a blocker) or by throwing (Firefox in a frame sandboxed without `allow-popups`).
+ * Opens (or reuses) the connect popup, blank, centred on this window; `null` when the browser refuses, by answering
+ * `null` (a blocker) or by throwing (Firefox in a frame sandboxed without `allow-popups`).
  */
-export function openPopup(url: string): Window | null {
+export function openPopup(): Window | null {
   let popup: Window | null;
   try {
-    popup = window.open(url, POPUP_NAME, POPUP_FEATURES);
+    popup = window.open('', POPUP_NAME, POPUP_FEATURES);
   } catch {
     return null;
   }
   if (popup) centre(popup);
   return popup;
+}
+
+/**
+ * Gives the popup the attempt `state`'s secret, and sends it to the authorization request `url`; resolves with
+ * the attempt's key. The secret is written into the popup's own sessionStorage while the window is blank (of this
+ * origin): the popup keeps it through the authorization server and `Cross-Origin-Opener-Policy`, its callback page
+ * takes it, and no other tab can read it. This page keeps it in memory only. Not from this page's sessionStorage,
+ * which the browser copies into a popup at `window.open`: the button opens the window before its attempt may be
+ * ready. `undefined`, the window closed, when it is not this origin's (a popup of an earlier attempt, reused by
+ * name, on the authorization server), which could not learn the secret.
+ */
+export function handOver(popup: Window, state: string, url: string): Promise<CryptoKey> | undefined {
+  const secret = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  try {
+    popup.sessionStorage.setItem(SECRET + state, secret);
+  } catch {
+    popup.close();
+    return undefined;
+  }
+  popup.location.replace(url);
+  return keyOf(secret);
 }
 
 /** Moves the popup over the middle of this window, where the merchant is looking. */
@@ -110,23 +145,31 @@ export function centre(popup: Window): void {
   }
 }
 
-/** Waits for the callback of the attempt `state` in `popup`, exchanges it, and resolves with the business. */
+/**
+ * Waits for the callback of the attempt `state` in `popup`, whose messages are sealed with `key`, exchanges it,
+ * and resolves with the business. `storage` is where the attempt is kept.
+ */
 export function watchPopup(
   popup: Window,
-  options: Pick<ConnectPopupOptions, 'endpoint' | 'redirectUri' | 'fetch'> & OpenPopupOptions & { state: string },
+  key: Promise<CryptoKey>,
+  options: Pick<ConnectPopupOptions, 'endpoint' | 'redirectUri' | 'fetch'> &
+    OpenPopupOptions & { state: string; storage?: AttemptStorage },
 ): Promise<ConnectedBusinessAnswer> {
   const { state, signal } = options;
   const channel = popupChannel();
   const opened = Date.now();
   return new Promise((resolve, reject) => {
-    /** The callback, once the callback page gave it; then whether this page is exchanging it. */
-    let taken: Extract<PopupMessage, { type: 'paykit:connect-callback' }> | undefined;
+    /** The callback page said its callback came back; then whether this page is exchanging the code. */
+    let taken = false;
     let exchanging = false;
+    /** The attempt ended: a message that was still being opened is left unanswered. */
+    let over = false;
     let closedAt = 0;
     let severed = false;
     /** `popup_closed` was said: only the channel is heard now, until the time limit. */
     let closed = false;
     const finish = (settle: () => void) => {
+      over = true;
       clearInterval(poll);
       clearTimeout(limit);
       removeEventListener('message', onMessage);
@@ -145,32 +188,40 @@ export function watchPopup(
       if (closed) options.late?.(business);
       resolve(business);
     };
-    const receive = (data: unknown, reply: (message: PopupMessage) => void) => {
-      if (!taken) {
-        taken = popupMessage(data, 'paykit:connect-callback', state);
-        if (!taken) return;
+    /** A message, as `send` sends it on the way the callback page spoke: sealed, this page's own. */
+    const receive = async (data: unknown, send: (sealed: unknown) => void) => {
+      const message = await unseal(key, 'popup', data);
+      if (!message || over) return;
+      const reply = async (answer: PopupMessage) => {
+        const sealed = await seal(key, 'opener', answer);
+        if (!over) send(sealed);
+      };
+      if (message.type === 'callback' && !taken) {
+        taken = true;
         // The window is done with: only the callback page's answers and the time limit count from here.
         clearInterval(poll);
-        reply({ type: 'paykit:connect-ack', state });
-        return;
+        return reply({ type: 'ack' });
       }
-      // The callback page waited too long for the ack and exchanged the code itself: its outcome is this one's.
-      const done = popupMessage(data, 'paykit:connect-done', state);
-      if (done) return conclude(done.business, doneError(done));
-      // The callback page heard the ack in time and leaves the exchange to this page: only now is it made, so that
-      // the code is never exchanged by both.
-      if (!popupMessage(data, 'paykit:connect-go', state) || exchanging) return;
+      // The callback page waited too long for the ack and exchanged the code itself: its outcome is this one's,
+      // and this page's copy of the attempt (its verifier) is spent.
+      if (message.type === 'done') {
+        retire(options.storage, state);
+        return conclude(message.business, doneError(message));
+      }
+      // The callback page heard the ack in time and leaves the exchange to this page: only now does the code cross,
+      // and is it exchanged, so that it is never exchanged by both.
+      if (message.type !== 'go' || !taken || exchanging) return;
       exchanging = true;
       const url = new URL(options.redirectUri);
-      url.search = taken.search;
+      url.search = message.search;
       // Checked and exchanged as on the return page, with this tab's attempt: state, verifier, single use.
-      handleConnectReturn({ endpoint: options.endpoint, url: url.href, fetch: options.fetch }).then(
-        (business) => {
-          reply({ type: 'paykit:connect-done', state, business });
+      await handleConnectReturn({ endpoint: options.endpoint, url: url.href, fetch: options.fetch }).then(
+        async (business) => {
+          await reply({ type: 'done', business });
           conclude(business, undefined);
         },
-        (error: unknown) => {
-          reply({ type: 'paykit:connect-done', state, error: failureOf(error) });
+        async (error: unknown) => {
+          await reply({ type: 'done', error: failureOf(error) });
           conclude(undefined, error);
         },
       );
@@ -178,10 +229,11 @@ export function watchPopup(
     // The popup's own window, of this very origin: another window, or this origin in another window, is ignored.
     const onMessage = (event: MessageEvent) => {
       if (event.origin === location.origin && event.source === popup)
-        receive(event.data, (message) => popup.postMessage(message, location.origin));
+        void receive(event.data, (sealed) => popup.postMessage(sealed, location.origin));
     };
     addEventListener('message', onMessage);
-    if (channel) channel.onmessage = (event) => receive(event.data, (message) => channel.postMessage(message));
+    // Where COOP cut the popup's handle to this page: its callback page speaks on the channel, every tab hears it.
+    if (channel) channel.onmessage = (event) => void receive(event.data, (sealed) => channel.postMessage(sealed));
     const poll = setInterval(() => {
       if (!popup.closed || severed) return;
       if (Date.now() - opened < SEVERED_MS) severed = true;

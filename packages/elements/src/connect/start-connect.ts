@@ -51,15 +51,11 @@ export interface StartConnectOptions {
 }
 
 /**
- * Prepares an attempt and returns the URL to send the merchant to. `popup` marks the attempt as a popup's (see
- * popup-connect.ts), whose callback page hands the callback to the page that opened it. Throws `PaykitError`:
+ * Prepares an attempt and returns the URL to send the merchant to. Throws `PaykitError`:
  * `insecure_context` on a page that is not a secure context (no Web Crypto for PKCE: serve it over https),
  * `validation_failed` or `unsafe_url` for a setting that cannot work; nothing is stored or sent then.
  */
-export async function startConnect(
-  options: StartConnectOptions,
-  popup?: boolean,
-): Promise<{ url: string; state: string }> {
+export async function startConnect(options: StartConnectOptions): Promise<{ url: string; state: string }> {
   /** The parameters paykit sets itself, which `extraParams` may not replace (the last three: beginAttempt's). */
   const own: Record<string, string> = {
     client_id: options.clientId,
@@ -94,6 +90,6 @@ export async function startConnect(
   }))
     // `set`, not `append`: an endpoint's own query (RFC 6749 section 3.1 allows one) keeps its other parameters.
     if (value) url.searchParams.set(name, value);
-  const state = await beginAttempt(url, options.storage, popup);
+  const state = await beginAttempt(url, options.storage);
   return { url: url.href, state };
 }

@@ -290,30 +290,34 @@ const CALLBACK_REFUSALS: { readonly [code: string]: string } = {
 };
 
 /**
- * Why a callback's attempt was not found, from what this browser remembers of the origin's latest connection
- * (`[url, local]`, kept by every attempt in localStorage).
+ * Why a callback's attempt was not found, from what this tab and this browser remember of the latest connection
+ * (`[url, local]`, kept by every attempt where the attempt is: this tab's sessionStorage, or the origin's
+ * localStorage with storage="local").
  */
 function likelyCause(): string {
   let latest: [string, boolean] | null = null;
-  try {
-    // connect-attempts' own entry, `[url, local]`.
-    latest = JSON.parse(localStorage.getItem(LATEST)!) as [string, boolean] | null;
-  } catch {
-    // No localStorage: nothing is known.
-  }
+  for (const place of ['sessionStorage', 'localStorage'] as const)
+    try {
+      // connect-attempts' own entry, `[url, local]`.
+      latest ??= JSON.parse(globalThis[place].getItem(LATEST)!) as [string, boolean] | null;
+    } catch {
+      // That storage is refused: nothing is known of it.
+    }
   if (!latest)
     return (
-      ' No connection was started from this origin in this browser, so the likely cause is another browser (an ' +
-      'in-app browser handing the link over to the system browser), or a <paykit-connect-button> on a page of ' +
-      "another origin than this one: its redirect-uri must be on the origin of the button's page, whose storage " +
-      'is the only one that holds the attempt.'
+      ' No connection was started from this origin in this tab, nor one with storage="local" in this browser, so ' +
+      'the likely cause is another tab (an email link opened in a new tab: set storage="local" on ' +
+      "<paykit-connect-button>, storage: 'local' for startConnect, so that any tab of this browser completes it), " +
+      'another browser (an in-app browser handing the link over to the system browser), or a ' +
+      '<paykit-connect-button> on a page of another origin than this one: its redirect-uri must be on the origin ' +
+      "of the button's page, whose storage is the only one that holds the attempt."
     );
   return latest[1]
     ? ' The latest connection from this origin kept its attempt in localStorage (storage="local"), which every tab ' +
         'of this browser reads, so the likely cause is another browser, an attempt over ten minutes old that was ' +
         'already pruned, or cleared site data.'
-    : ' A connection was started from this origin in this browser, so the likely cause is another tab: the ' +
-        'merchant finished in a tab that did not start it (an email link opened in a new tab, a new window). Set ' +
+    : ' This tab started a connection of its own, and this callback is not of it, so the likely cause is another ' +
+        'tab: the merchant finished in a tab that did not start it (an email link opened in a new tab, a new window). Set ' +
         'storage="local" on <paykit-connect-button> (storage: \'local\' for startConnect) so that any tab of this ' +
         'browser completes it. Otherwise: another browser.';
 }

@@ -229,7 +229,7 @@ describe('development diagnostics', () => {
 
     it('another browser, or a button on another origin, when this browser started nothing here', async () => {
       const printed = await refusedCallback();
-      expect(printed).to.match(/No connection was started from this origin in this browser.*another browser/s);
+      expect(printed).to.match(/No connection was started from this origin in this tab.*another browser/s);
       expect(printed).to.match(/<paykit-connect-button> on a page of another origin/);
       expect(printed).to.contain('The page asks to connect again.');
     });
