@@ -194,21 +194,13 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
       await tab.close();
     }, 60_000);
 
-    it(`without it shows "Connect again", which starts the same request in that tab and completes (${name})`, async () => {
+    it(`without it the other tab asks to connect again in words: the latest request stays in the first tab (${name})`, async () => {
       const tab = await openMarketplace();
       await reachConsent(tab);
-      const first = await tab.url();
       const other = await approveInAnotherTab(tab);
       await expect.poll(() => status(other), { timeout: 10_000 }).toMatch(/did not go through\. Please connect again/);
-      await other.click('Connect again');
-      // Signed in already: straight to the consent page, for the same app, redirect URI and scope, a new state.
-      const restarted = await other.waitForUrl((url) => url.pathname === '/oauth/authorize');
-      for (const parameter of ['client_id', 'redirect_uri', 'scope', 'response_type', 'code_challenge_method'])
-        expect(restarted.searchParams.get(parameter), parameter).toBe(first.searchParams.get(parameter));
-      expect(restarted.searchParams.get('state')).not.toBe(first.searchParams.get('state'));
-      await other.click('Connect');
-      await other.waitForUrl((url) => url.pathname === '/platform/return');
-      await expect.poll(() => status(other), { timeout: 10_000 }).toBe(`Connected to ${DEMO_MERCHANT.name}.`);
+      // Issue 33: the request (its state and challenge) is kept in the tab's sessionStorage, which no other tab reads.
+      expect(await other.has('Connect again')).toBe(false);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
     }, 60_000);
