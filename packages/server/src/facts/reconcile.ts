@@ -13,6 +13,7 @@ import type { MerchantApi } from '../api/merchant-api.js';
 import { MemoryEventStore } from '../handler/event-store.js';
 import type { Logger } from '../handler/logger.js';
 import type { FactActor } from './act-once.js';
+import { readTime } from './fact-time.js';
 import { paymentRequestFact } from './payment-request-fact.js';
 
 /** What to sweep. */
@@ -166,7 +167,8 @@ async function sweepMerchant(api: MerchantApi, sweep: Sweep, context: ReconcileC
     const inPeriod: PaymentRequest[] = [];
     let passedStart = false;
     for (const request of page.data) {
-      const created = createdAt(request);
+      // `created_at` without an offset (spec 2.7) is read as UTC; one that cannot be read is left out, not guessed.
+      const created = readTime(request.created_at);
       if (created === undefined || created >= sweep.until) continue;
       if (created < sweep.since) {
         passedStart = true;
@@ -214,17 +216,6 @@ async function eachAtMost<T>(
     while (next < items.length && !stopped()) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
-
-/**
- * When a payment request was created. The API writes `created_at` without an offset (spec 2.7's examples); it
- * is read as UTC, and one that cannot be read is left out of the period rather than guessed.
- */
-function createdAt(request: PaymentRequest): number | undefined {
-  const text = request.created_at;
-  if (typeof text !== 'string') return undefined;
-  const at = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`);
-  return Number.isNaN(at) ? undefined : at;
 }
 
 function instant(value: Date | string | number, name: string): number {

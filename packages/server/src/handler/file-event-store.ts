@@ -10,7 +10,7 @@
  * before the horizon existed (bare JSON strings, no first line) remembers from its own creation time as the file
  * system tells it, or from when this version first opened it.
  */
-import { PaykitError } from '@paykit/core';
+import { isJsonObject, PaykitError } from '@paykit/core';
 import { appendFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { startOfSecond, type ClaimResult, type EventStore } from './event-store.js';
@@ -119,9 +119,9 @@ export class FileEventStore implements EventStore {
         oldFormat = true;
         // A fact written twice keeps its first place: it became a fact then.
         if (!done.has(value)) done.set(value, 0);
-      } else if (isRecord(value) && typeof value.fact === 'string' && typeof value.at === 'number') {
+      } else if (isJsonObject(value) && typeof value.fact === 'string' && typeof value.at === 'number') {
         if (!done.has(value.fact)) done.set(value.fact, value.at);
-      } else if (index === 0 && isRecord(value) && typeof value.remembersFrom === 'number') {
+      } else if (index === 0 && isJsonObject(value) && typeof value.remembersFrom === 'number') {
         from = value.remembersFrom;
       }
     }
@@ -158,8 +158,4 @@ export class FileEventStore implements EventStore {
     await writeFile(temporary, `${lines.join('\n')}\n`, { mode: 0o600 });
     await rename(temporary, this.#path);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
