@@ -32,16 +32,57 @@ if (
   );
 }
 
+/**
+ * How many test files run at once: `PAYKIT_TEST_WORKERS`, or two (vitest's own default is one fewer than the CPUs:
+ * one on a 2-core machine, where the end-to-end files, which mostly wait on browsers and servers, then ran one
+ * after another). Every file takes its own ports (port 0), temp folders and table prefix, so any count is safe.
+ */
+const workers = Number(process.env.PAYKIT_TEST_WORKERS ?? 2);
+if (!Number.isInteger(workers) || workers < 1) {
+  throw new Error(`PAYKIT_TEST_WORKERS is "${process.env.PAYKIT_TEST_WORKERS}": a whole number of workers, 1 or more`);
+}
+
+/** How the Node-side tests run (the `node` project; test/exit-code.test.ts runs its fixture the same way). */
+export const NODE_PROJECT: { pool: 'threads'; globalSetup: string[] } = {
+  // Worker threads: cheaper to start than processes, and nothing here needs a process of its own (the tests that
+  // run processes spawn them).
+  pool: 'threads',
+  // One PostgreSQL server for the run (the @paykit/server/postgres tests, the fleets), a table prefix per test
+  // file, unless PAYKIT_TEST_DATABASE_URL is set.
+  globalSetup: ['packages/test-support/src/postgres-global-setup.ts'],
+};
+
 export default defineConfig({
   test: {
-    include: ['packages/{core,server,sandbox}/src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(engines.includes('chromium') ? [] : chromiumOnly)],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // expect.poll waits up to 5 s, not vitest's 1 s: a poll returns as soon as it holds, and on a loaded CI machine a
     // browser may take longer than a second to show what a test waits for.
     expect: { poll: { timeout: 5_000 } },
-    // One PostgreSQL server for the run (the @paykit/server/postgres tests), unless PAYKIT_TEST_DATABASE_URL is set.
-    globalSetup: ['packages/test-support/src/postgres-global-setup.ts'],
+    maxWorkers: workers,
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...NODE_PROJECT,
+          name: 'node',
+          include: ['packages/{core,server,sandbox}/src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(engines.includes('chromium') ? [] : chromiumOnly)],
+          // A process per worker, kept across its files (no isolation): its browsers, one per engine, stay open
+          // from one file to the next (test/support/worker-browsers.ts). Each file starts its own demo, sandbox
+          // and sites on ports of their own, and each test opens fresh browser contexts.
+          pool: 'forks',
+          isolate: false,
+        },
+      },
+    ],
   },
 });

@@ -16,7 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,6 +214,25 @@ async function readJson<T>(path: string): Promise<T | undefined> {
   return existsSync(path) ? (JSON.parse(await readFile(path, 'utf8')) as T) : undefined;
 }
 
+/** The timing files the element tests' processes wrote (one per engine: they run side by side). */
+async function wtrFiles(): Promise<string[]> {
+  if (!existsSync(out)) return [];
+  return (await readdir(out)).filter((name) => /^wtr(-[a-z-]+)?\.json$/.test(name)).map((name) => join(out, name));
+}
+
+/** The element tests' timings, every engine's process in one: from the first start to the last end. */
+async function readWtr(): Promise<WtrJson | undefined> {
+  const runs = (await Promise.all((await wtrFiles()).map((file) => readJson<WtrJson>(file)))).filter(
+    (run): run is WtrJson => run !== undefined,
+  );
+  if (runs.length === 0) return undefined;
+  return {
+    startTime: Math.min(...runs.map((run) => run.startTime)),
+    endTime: Math.max(...runs.map((run) => run.endTime)),
+    files: runs.flatMap((run) => run.files),
+  };
+}
+
 async function main(): Promise<number> {
   await mkdir(out, { recursive: true });
   if (flags.report) {
@@ -246,12 +265,13 @@ async function main(): Promise<number> {
   for (const step of steps) {
     console.log(`\n── test-timings: pnpm run ${step} ──`);
     // A report left by an earlier run is not read as this one's.
-    await rm(join(out, step === 'test:node' ? 'vitest.json' : 'wtr.json'), { force: true });
+    if (step === 'test:node') await rm(join(out, 'vitest.json'), { force: true });
+    if (step === 'test:browser') for (const file of await wtrFiles()) await rm(file, { force: true });
     const begun = Date.now();
     const { exitCode, output } = await runStep(step);
     report.steps.push({ step, ms: Date.now() - begun, exitCode });
     if (step === 'test:node') report.vitest = await readJson<VitestJson>(join(out, 'vitest.json'));
-    if (step === 'test:browser') report.wtr = await readJson<WtrJson>(join(out, 'wtr.json'));
+    if (step === 'test:browser') report.wtr = await readWtr();
     if (step === 'test:runtimes') report.runtimes = runtimeLines(output);
   }
   report.loadAfter = loadavg();

@@ -1,7 +1,7 @@
 /**
  * The element tests' own config (packages/elements/web-test-runner.config.mjs), unchanged, with one more reporter
  * beside web-test-runner's default one: how long each test file took in each engine, written as JSON to
- * `$PAYKIT_TIMINGS_DIR/wtr.json` (default `.paykit-timings/`) when the run stops. `pnpm test:timings` runs the
+ * `$PAYKIT_TIMINGS_DIR/wtr-<engine>.json` (default `.paykit-timings/`; one per engine's process) when the run stops. `pnpm test:timings` runs the
  * element tests with it (`pnpm run test:browser --config <this file>`); the run itself is the same.
  *
  * A file's time in an engine is from its session leaving the queue (INITIALIZING: the page is opened) to its
@@ -58,7 +58,9 @@ function timingsReporter() {
       }));
       const dir = process.env.PAYKIT_TIMINGS_DIR ?? join(root, '.paykit-timings');
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'wtr.json'), `${JSON.stringify({ startTime, endTime: Date.now(), files }, null, 2)}\n`);
+      // One file per web-test-runner process: the engines run in processes of their own, side by side.
+      const name = `wtr-${(process.env.PAYKIT_BROWSERS ?? 'all').replace(/[^a-z]+/g, '-')}.json`;
+      writeFileSync(join(dir, name), `${JSON.stringify({ startTime, endTime: Date.now(), files }, null, 2)}\n`);
     },
   };
 }

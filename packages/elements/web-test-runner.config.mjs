@@ -14,6 +14,7 @@ import {
   startWebKitDriver,
   webkitCapabilities,
 } from '@paykit/test-support/engines';
+import { freePort } from '@paykit/test-support/loopback';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 import * as puppeteer from 'puppeteer-core';
@@ -44,9 +45,13 @@ console.log(`Element tests in ${engines.map((engine) => ENGINE_NAMES[engine]).jo
 
 export default {
   files: 'src/**/*.test.ts',
+  // A port of its own: test-support/run-engines.ts starts one web-test-runner per engine at once, and
+  // web-test-runner's own choice (the first free port from 8000) races between them.
+  port: await freePort(),
   nodeResolve: { exportConditions: ['development'] },
   concurrency: 1,
-  // One browser at a time: the tests count what reached the shared backend (payment requests, callbacks).
+  // One file at a time: the tests count what reached the backend (payment requests, callbacks). The engines run
+  // side by side, each in a web-test-runner process of its own with its own backend (test-support/run-engines.ts).
   concurrentBrowsers: 1,
   testFramework: { config: { timeout: 10_000 } },
   middleware: [backend.middleware],

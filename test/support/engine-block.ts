@@ -5,24 +5,26 @@
 import { ENGINE_NAMES, type Engine } from '@paykit/test-support/engines';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { RunningDemo } from '../../demo/start-demo.js';
-import { launchEngine, type EngineBrowser, type Tab } from './engine-browser.js';
+import type { EngineBrowser, Tab } from './engine-browser.js';
+import { workerBrowser } from './worker-browsers.js';
 
 /**
- * Registers the calling `describe` block's hooks: `engine`'s browser started before its tests (60 s: WebKit's
- * first window is slow on a loaded machine), every tab closed after each test (a failed test's too:
- * WebKitWebDriver holds one session at a time), the browser closed after the block. The answer forwards to that
- * browser: use it in tests and in hooks registered after this call.
+ * Registers the calling `describe` block's hooks: `engine`'s browser ready before its tests (the worker's own,
+ * launched on first use and kept for its next files: ./worker-browsers.ts; 60 s: WebKit's first window is slow on
+ * a loaded machine), every tab closed after each test (a failed test's too: WebKitWebDriver holds one session at a
+ * time) and after the block. The answer forwards to that browser: use it in tests and in hooks registered after
+ * this call. Its `close()` closes the block's tabs only; the worker closes the browser when it exits.
  */
 export function browserForBlock(engine: Engine): EngineBrowser {
   let browser: EngineBrowser | undefined;
   beforeAll(async () => {
-    browser = await launchEngine(engine);
+    browser = await workerBrowser(engine);
   }, 60_000);
   afterEach(async () => {
     await browser?.closeTabs();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.closeTabs();
   }, 60_000);
   const started = (): EngineBrowser => {
     if (browser) return browser;
@@ -32,7 +34,9 @@ export function browserForBlock(engine: Engine): EngineBrowser {
     engine,
     newTab: (options) => started().newTab(options),
     closeTabs: () => started().closeTabs(),
-    close: () => started().close(),
+    close: () => started().closeTabs(),
+    alive: () => started().alive(),
+    kill: () => started().kill(),
   };
 }
 

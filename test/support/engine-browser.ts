@@ -127,6 +127,10 @@ export interface EngineBrowser {
   /** Closes every tab still open (after a failed test: WebKitWebDriver holds one session at a time). */
   closeTabs(): Promise<void>;
   close(): Promise<void>;
+  /** Whether the browser still answers (a crashed or closed one does not): a kept browser is checked before reuse. */
+  alive(): Promise<boolean>;
+  /** Kills the browser's processes at once (SIGKILL), synchronously: for a process that is exiting. */
+  kill(): void;
 }
 
 /**
@@ -210,14 +214,18 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
   const contexts = new Set<BrowserContext>();
   // Firefox's colour scheme is a preference of the whole browser: dark tabs open in a second Firefox, started once.
   let darkFirefox: Promise<PuppeteerBrowser> | undefined;
+  /** The dark Firefox once it has started, for `kill()`, which cannot wait. */
+  let darkStarted: PuppeteerBrowser | undefined;
   const browserFor = (options: TabOptions): Promise<PuppeteerBrowser> =>
     engine === 'firefox' && options.colorScheme === 'dark'
-      ? (darkFirefox ??= puppeteer.launch({
-          browser: 'firefox',
-          executablePath: FIREFOX_PATH,
-          headless: true,
-          extraPrefsFirefox: { 'layout.css.prefers-color-scheme.content-override': 0, 'ui.systemUsesDarkTheme': 1 },
-        }))
+      ? (darkFirefox ??= puppeteer
+          .launch({
+            browser: 'firefox',
+            executablePath: FIREFOX_PATH,
+            headless: true,
+            extraPrefsFirefox: { 'layout.css.prefers-color-scheme.content-override': 0, 'ui.systemUsesDarkTheme': 1 },
+          })
+          .then((dark) => (darkStarted = dark)))
       : Promise.resolve(browser);
   const self = {
     engine,
@@ -390,6 +398,10 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
     },
     async close() {
       await Promise.all([browser.close(), darkFirefox?.then((dark) => dark.close())]);
+    },
+    alive: async () => browser.connected && (darkStarted?.connected ?? true),
+    kill() {
+      for (const running of [browser, darkStarted]) running?.process()?.kill('SIGKILL');
     },
   };
   return self;
@@ -700,5 +712,11 @@ async function launchWebKit(): Promise<EngineBrowser> {
       await closeAll();
       await driver.stop();
     },
+    alive: () =>
+      fetch(`${base}/status`, { signal: AbortSignal.timeout(5_000) }).then(
+        (answer) => answer.ok,
+        () => false,
+      ),
+    kill: () => driver.kill(),
   };
 }

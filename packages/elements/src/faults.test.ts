@@ -2,14 +2,14 @@
  * The elements when the Payments API misbehaves behind the merchant's real handler: the shopper reads what
  * happened, the button works again, nothing is created twice, and a return page never says "paid" unconfirmed.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { startCheckout } from './checkout/start-checkout.js';
 import type { PaykitCheckoutEvent, PaykitErrorEvent } from './events.js';
 import './pay-button/define.js';
 import type { PaykitPayButton } from './pay-button/pay-button.js';
 import './return/define.js';
 import type { PaykitReturn } from './return/return-status.js';
-import { backendState, injectFault, loseAnswers, next } from '../test-support/backend-client.js';
+import { backendState, injectFault, loseAnswers, next, waitFor } from '../test-support/backend-client.js';
 
 let checkoutOrigin: string;
 before(async () => {
@@ -56,7 +56,7 @@ describe('under injected API faults', () => {
       ]);
       expect(detail.message).to.match(/payment service/);
       expect((await backendState()).count).to.equal(before);
-      await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+      await waitFor(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
 
       // The next click, with the API healthy again, goes through.
       const checkout = next(el, 'paykit-checkout');
@@ -95,14 +95,14 @@ describe('under injected API faults', () => {
     const el = await fixture<PaykitReturn>(html`<paykit-return endpoint="/paykit" max-wait-ms="1500"></paykit-return>`);
     const box = el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
     const check = () => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=check]');
-    await waitUntil(check, 'no "Check again" after the checks stopped', { timeout: 5_000 });
+    await waitFor(check, 'no "Check again" after the checks stopped', { timeout: 5_000 });
     expect(box.dataset.state).to.equal('pending');
     expect(box.textContent).to.contain("We're still confirming your payment. Please don't pay again.");
     expect(box.textContent).to.not.match(/received|wrong|could not/i);
     expect(errors).to.have.length(0);
     // The API is back: "Check again" finds the payment still pending, and keeps the calm words.
     check()!.click();
-    await waitUntil(() => box.dataset.state === 'pending' && check(), 'no calm words after checking again', {
+    await waitFor(() => box.dataset.state === 'pending' && check(), 'no calm words after checking again', {
       timeout: 5_000,
     });
     expect(errors).to.have.length(0);
@@ -114,7 +114,7 @@ describe('a retried pay click (issue 24: one key per attempt)', () => {
   const fresh = () => `sku-retry-${crypto.randomUUID().slice(0, 8)}`;
   /** Clicks and resolves with the `paykit-error` code, or `checkout` when the checkout was offered. */
   async function click(el: PaykitPayButton): Promise<string> {
-    await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+    await waitFor(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
     const outcome = Promise.race([
       next<PaykitErrorEvent>(el, 'paykit-error').then((event) => event.detail.code),
       next(el, 'paykit-checkout').then(() => 'checkout'),

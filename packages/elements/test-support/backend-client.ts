@@ -5,6 +5,8 @@
  * from their backend: the sandbox checkout origin, how many payment requests and OAuth callbacks there were,
  * and the dashboard's approval; and helpers to hear the console.
  */
+import { waitUntil } from '@open-wc/testing';
+
 export async function backendState(): Promise<BackendState> {
   return (await (await fetch('/__test/config')).json()) as BackendState;
 }
@@ -99,4 +101,19 @@ export function itExcept(
   // eslint-disable-next-line no-console
   console.warn(`skipped in ${engine}: "${title}": ${reason}`);
   it.skip(`${title} (skipped in ${engine}: ${reason})`, test);
+}
+
+/**
+ * open-wc's `waitUntil` with room for a loaded machine: it resolves as soon as `predicate` holds and fails only
+ * after `timeout` (default 8 s, within mocha's 10 s; open-wc's own default is 1 s, which the three engines side by
+ * side on two cores outran: a popup took longer than a second to reach the authorization server). A wait for
+ * something to happen, never a clock: a test that must show that something does not happen waits for its own
+ * bound and says why.
+ */
+export function waitFor(
+  predicate: () => unknown,
+  message?: string,
+  options: { interval?: number; timeout?: number } = {},
+): Promise<void> {
+  return waitUntil(predicate, message, { timeout: 8_000, ...options });
 }

@@ -6,7 +6,7 @@
  * (TOOLCHAIN.md), so each engine is the distribution's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './loopback.js';
 
 /** An engine the browser tests run in. */
 export type Engine = 'chromium' | 'firefox' | 'webkit';
@@ -62,15 +62,8 @@ export interface WebKitDriver {
   readonly port: number;
   /** Stops the driver, its browsers and the virtual display. */
   stop(): Promise<void>;
-}
-
-/** A free port on 127.0.0.1, for a server that cannot be told to pick its own. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  /** Kills the driver, its browsers and the virtual display at once (SIGKILL): for a process that is exiting. */
+  kill(): void;
 }
 
 /**
@@ -116,5 +109,12 @@ export async function startWebKitDriver(): Promise<WebKitDriver> {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { port, stop };
+  const kill = (): void => {
+    try {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  return { port, stop, kill };
 }

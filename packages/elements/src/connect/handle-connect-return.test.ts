@@ -1,8 +1,8 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
 import '../return/define.js';
 import type { PaykitReturn } from '../return/return-status.js';
-import { approveOnDashboard, backendState, itExcept, next } from '../../test-support/backend-client.js';
+import { approveOnDashboard, backendState, itExcept, next, waitFor } from '../../test-support/backend-client.js';
 import { LATEST, saveAttempt } from './connect-attempts.js';
 import { handleConnectReturn } from './handle-connect-return.js';
 import { codeChallengeOf } from './pkce.js';
@@ -352,7 +352,7 @@ describe('"Connect again" (issue 24: connect recovers)', () => {
       createdAt: Date.now() - 11 * 60_000,
     });
     const expired = await mountReturn('code=late&state=old-state');
-    await waitUntil(() => box(expired).dataset.state === 'error');
+    await waitFor(() => box(expired).dataset.state === 'error');
     expect(connectAgain(expired)).to.not.equal(null);
 
     const { state } = await startConnect({
@@ -362,18 +362,18 @@ describe('"Connect again" (issue 24: connect recovers)', () => {
       dashboardUrl: dashboard,
     });
     const failed = await mountReturn(`error=server_error&state=${state}`);
-    await waitUntil(() => box(failed).dataset.state === 'error');
+    await waitFor(() => box(failed).dataset.state === 'error');
     expect(connectAgain(failed)).to.equal(null);
 
     // Only a URL paykit may send a merchant to is offered (from either storage), and nothing when none is known.
     for (const place of [sessionStorage, localStorage])
       place.setItem(LATEST, JSON.stringify(['javascript:alert(1)', place === localStorage]));
     const unsafe = await mountReturn('code=x&state=unknown-1');
-    await waitUntil(() => box(unsafe).dataset.state === 'error');
+    await waitFor(() => box(unsafe).dataset.state === 'error');
     expect(connectAgain(unsafe)).to.equal(null);
     for (const place of [sessionStorage, localStorage]) place.removeItem(LATEST);
     const unknown = await mountReturn('code=x&state=unknown-2');
-    await waitUntil(() => box(unknown).dataset.state === 'error');
+    await waitFor(() => box(unknown).dataset.state === 'error');
     expect(box(unknown).textContent).to.contain('Please connect again.');
     expect(connectAgain(unknown)).to.equal(null);
   });

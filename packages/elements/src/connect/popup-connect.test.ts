@@ -9,10 +9,10 @@
  * merchant's approval on the sandbox dashboard is the backend's `/__test/approve` (the e2e tests sign in and
  * consent in the popup itself: test/e2e/connect-popup.test.ts); an opener too slow to take the callback.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { PaykitError } from '@paykit/core/browser';
 import type { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
-import { approveOnDashboard, backendState, next } from '../../test-support/backend-client.js';
+import { approveOnDashboard, backendState, next, waitFor } from '../../test-support/backend-client.js';
 import { LATEST, PREFIX } from './connect-attempts.js';
 import { ACK_MS } from './hand-off-callback.js';
 import './define.js';
@@ -62,7 +62,7 @@ async function button(): Promise<{ el: PaykitConnectButton; request: URL }> {
   );
   // Prepared before any click: kept in this tab's storage, with the latest request (where is checked below).
   const latest = () => sessionStorage.getItem(LATEST) ?? localStorage.getItem(LATEST);
-  await waitUntil(latest, 'the attempt was not prepared');
+  await waitFor(latest, 'the attempt was not prepared');
   const request = new URL((JSON.parse(latest()!) as [string, boolean])[0]);
   expect(kept(sessionStorage, request.searchParams.get('state')!)?.codeVerifier).to.have.length(43);
   return { el, request };
@@ -80,7 +80,7 @@ async function click(el: PaykitConnectButton): Promise<Window> {
  * the authorization request's own navigation (a probe found no such race in Chromium 0 to 120 ms after the open).
  */
 async function onAuthorizationServer(win: Window): Promise<Window> {
-  await waitUntil(() => {
+  await waitFor(() => {
     try {
       return win.location.href === undefined;
     } catch {
@@ -221,8 +221,8 @@ describe('<paykit-connect-button popup>', () => {
     expect(status.textContent).to.equal('Connected to Harbour Cafe.');
     // One exchange, made by this page; the popup closed itself.
     expect((await backendState()).callbacks).to.equal(before + 1);
-    await waitUntil(() => win.closed, 'the popup did not close itself');
-    await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+    await waitFor(() => win.closed, 'the popup did not close itself');
+    await waitFor(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
   });
 
   it("the merchant's denial reaches paykit-connect-denied, and nothing is exchanged", async () => {
@@ -250,7 +250,7 @@ describe('<paykit-connect-button popup>', () => {
     await cancelled;
     expect(performance.now() - closedAt).to.be.lessThan(1_000);
     expect(document.activeElement).to.equal(el);
-    await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+    await waitFor(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
   });
 
   it('a callback page that read as closed and speaks late (COOP, a slow machine) still connects after paykit-cancel', async () => {
@@ -265,7 +265,7 @@ describe('<paykit-connect-button popup>', () => {
     // (on the origin's channel, its only way) only after the button gave up on the window.
     await approveIn(win, request, '/return-coop-late');
     await cancelled;
-    await waitUntil(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
+    await waitFor(() => el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy') === 'false');
     expect((await connected).detail.business.name).to.equal('Harbour Cafe');
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Connected to Harbour Cafe.');
@@ -401,7 +401,7 @@ describe('<paykit-connect-button popup>', () => {
       const connected = next<PaykitConnectedEvent>(el, 'paykit-connected');
       const win = await click(el);
       await approveIn(win, request);
-      await waitUntil(() => asked, 'this page did not exchange the code');
+      await waitFor(() => asked, 'this page did not exchange the code');
       // The popup's copy of this page's sessionStorage (the browser's, at window.open) held the attempt.
       expect(kept(win.sessionStorage, state)).to.include({ used: true }).and.not.have.property('codeVerifier');
       // Nothing else of the attempt either: its secret was taken.
@@ -468,7 +468,7 @@ describe('prepareConnectPopup (headless)', () => {
       (error: Error) => error.message,
     );
     expect(reason).to.equal('the merchant left the wizard');
-    await waitUntil(() => win.closed, 'the popup was left open');
+    await waitFor(() => win.closed, 'the popup was left open');
   });
 
   it('a browser that throws instead of opening (Firefox in a frame sandboxed without allow-popups) rejects with popup_blocked', async () => {

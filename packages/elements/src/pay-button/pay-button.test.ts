@@ -1,7 +1,7 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { PaykitCheckoutEvent, PaykitErrorEvent } from '../events.js';
-import { backendState, injectFault, next } from '../../test-support/backend-client.js';
+import { backendState, injectFault, next, waitFor } from '../../test-support/backend-client.js';
 import './define.js';
 import type { PaykitPayButton } from './pay-button.js';
 
@@ -47,7 +47,7 @@ describe('<paykit-pay-button>', () => {
     expect(new URL(detail.url).origin).to.equal(checkoutOrigin);
     expect(detail.url).to.contain(detail.id);
     // Navigation was prevented: the button is usable again.
-    await waitUntil(() => inner(el).getAttribute('aria-busy') === 'false');
+    await waitFor(() => inner(el).getAttribute('aria-busy') === 'false');
   });
 
   it('makes one payment request for a double click', async () => {

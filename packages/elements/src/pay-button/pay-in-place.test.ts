@@ -4,7 +4,7 @@
  * the button believes (the backend only), closing, falling back to the checkout page, and what it refuses to load.
  * The whole shop flow (the demo, several pages) is test/e2e/drop-in-flow.test.ts's.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type {
   PaykitCancelEvent,
@@ -12,7 +12,7 @@ import type {
   PaykitPaymentCompletedEvent,
   PaykitPaymentFailedEvent,
 } from '../events.js';
-import { backendState, consoleDuring, itExcept, next } from '../../test-support/backend-client.js';
+import { backendState, consoleDuring, itExcept, next, waitFor } from '../../test-support/backend-client.js';
 import './define.js';
 import type { PaykitPayButton } from './pay-button.js';
 
@@ -60,7 +60,7 @@ function overlay() {
 /** Clicks and waits until the overlay's checkout has loaded and taken focus; resolves with its frame's URL. */
 async function openOverlay(el: PaykitPayButton): Promise<URL> {
   inner(el).click();
-  await waitUntil(
+  await waitFor(
     () => overlay() && overlay()!.host.shadowRoot!.activeElement === overlay()!.frame,
     'the checkout frame has focus',
     { timeout: 8_000 },
@@ -86,7 +86,7 @@ describe('<paykit-pay-button drop-in>', () => {
     overlay()!.host.shadowRoot!.querySelector<HTMLButtonElement>('button')!.click();
     expect((await cancel).detail).to.deep.equal({ id });
     expect(document.activeElement).to.equal(el);
-    await waitUntil(() => inner(el).getAttribute('aria-busy') === 'false');
+    await waitFor(() => inner(el).getAttribute('aria-busy') === 'false');
     expect(overlay()).to.equal(undefined);
 
     // Again: the same payment request, still pending, not a second one.
@@ -136,7 +136,7 @@ describe('<paykit-pay-button drop-in>', () => {
       expect(shown.getAttribute('role')).to.equal('alert');
       expect(shown.textContent).to.equal('The payment failed.');
       // Ready again once the outcome is shown.
-      await waitUntil(() => inner(el).getAttribute('aria-busy') === 'false');
+      await waitFor(() => inner(el).getAttribute('aria-busy') === 'false');
       const again = await openOverlay(el);
       expect(again.pathname).to.not.equal(frame.pathname);
     },
@@ -167,7 +167,7 @@ describe('<paykit-pay-button drop-in>', () => {
     el.addEventListener('paykit-payment-completed', () => (completed = true));
     inner(el).click();
     // The backend is asked again for a while after a success it does not confirm; the button says so meanwhile.
-    await waitUntil(() => el.shadowRoot!.querySelector('[part=status]'), 'the button shows an outcome', {
+    await waitFor(() => el.shadowRoot!.querySelector('[part=status]'), 'the button shows an outcome', {
       timeout: 40_000,
     });
     expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal(

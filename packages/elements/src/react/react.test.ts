@@ -3,7 +3,7 @@
  * test-support/react-as-esm.ts, as an app's bundler would), against the real backend: props reach the element
  * as properties, and events reach the typed `onPaykit…` props (the newest one after a re-render).
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import React from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
@@ -15,7 +15,7 @@ import type {
   PaykitErrorEvent,
   PaykitPaymentCompletedEvent,
 } from '../events.js';
-import { backendState, settle } from '../../test-support/backend-client.js';
+import { backendState, settle, waitFor } from '../../test-support/backend-client.js';
 import { startCheckout } from '../checkout/start-checkout.js';
 import { ConnectButton, PayButton, PaykitReturn } from './index.js';
 
@@ -68,7 +68,7 @@ describe('@paykit/elements/react', () => {
     expect(el.amount).to.equal('12.50');
     await el.updateComplete;
     shadowButton('paykit-pay-button').click();
-    await waitUntil(() => checkouts.length === 1, 'no paykit-checkout reached the prop');
+    await waitFor(() => checkouts.length === 1, 'no paykit-checkout reached the prop');
     expect(new URL(checkouts[0]!.detail.url).origin).to.equal(checkoutOrigin);
   });
 
@@ -81,7 +81,7 @@ describe('@paykit/elements/react', () => {
     render(h(PayButton, { ...props, onPaykitError: (event) => void second.push(event) }));
     await host.querySelector('paykit-pay-button')!.updateComplete;
     shadowButton('paykit-pay-button').click();
-    await waitUntil(() => second.length === 1, 'no paykit-error reached the newest prop');
+    await waitFor(() => second.length === 1, 'no paykit-error reached the newest prop');
     expect(first).to.have.length(0);
     expect(second[0]!.detail.code).to.equal('unsafe_url');
   });
@@ -103,10 +103,10 @@ describe('@paykit/elements/react', () => {
     await el.updateComplete;
     shadowButton('paykit-pay-button').click();
     const overlay = () => document.querySelector('[data-hitpay-drop-in]')?.shadowRoot;
-    await waitUntil(() => overlay()?.querySelector('iframe'), 'the drop-in did not open', { timeout: 8_000 });
+    await waitFor(() => overlay()?.querySelector('iframe'), 'the drop-in did not open', { timeout: 8_000 });
     const id = new URL(overlay()!.querySelector('iframe')!.src).pathname.split('/').pop();
     overlay()!.querySelector('button')!.click();
-    await waitUntil(() => cancels.length === 1, 'no paykit-cancel reached the prop');
+    await waitFor(() => cancels.length === 1, 'no paykit-cancel reached the prop');
     expect(cancels[0]!.detail.id).to.equal(id);
     sessionStorage.clear();
   });
@@ -127,7 +127,7 @@ describe('@paykit/elements/react', () => {
     );
     await host.querySelector('paykit-connect-button')!.updateComplete;
     shadowButton('paykit-connect-button').click();
-    await waitUntil(() => connects.length === 1, 'no paykit-connect reached the prop');
+    await waitFor(() => connects.length === 1, 'no paykit-connect reached the prop');
     const url = new URL(connects[0]!.detail.url);
     expect(url.searchParams.get('client_id')).to.equal('app_123');
     expect(url.searchParams.get('code_challenge_method')).to.equal('S256');
@@ -151,7 +151,7 @@ describe('@paykit/elements/react', () => {
     );
     await host.querySelector('paykit-connect-button')!.updateComplete;
     shadowButton('paykit-connect-button').click();
-    await waitUntil(() => connects.length === 1, 'no paykit-connect reached the prop');
+    await waitFor(() => connects.length === 1, 'no paykit-connect reached the prop');
     const state = new URL(connects[0]!.detail.url).searchParams.get('state')!;
     expect(localStorage.getItem(`paykit:connect:${state}`)).to.contain('codeVerifier');
     expect(sessionStorage.getItem(`paykit:connect:${state}`)).to.equal(null);
@@ -178,7 +178,7 @@ describe('@paykit/elements/react', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(errors).to.have.length(0);
     const hydrated = hydrateRoot(ssr, app());
-    await waitUntil(() => completed.length === 1, 'no paykit-payment-completed after hydration', { timeout: 5_000 });
+    await waitFor(() => completed.length === 1, 'no paykit-payment-completed after hydration', { timeout: 5_000 });
     expect(completed[0]!.detail).to.include({ id, status: 'completed' });
     expect(errors).to.have.length(0);
     hydrated.unmount();
@@ -195,7 +195,7 @@ describe('@paykit/elements/react', () => {
     history.replaceState(null, '', `${location.pathname}?reference=${id}`);
     const completed: PaykitPaymentCompletedEvent[] = [];
     render(h(PaykitReturn, { endpoint: '/paykit', onPaykitPaymentCompleted: (event) => void completed.push(event) }));
-    await waitUntil(() => completed.length === 1, 'no paykit-payment-completed reached the prop', { timeout: 5_000 });
+    await waitFor(() => completed.length === 1, 'no paykit-payment-completed reached the prop', { timeout: 5_000 });
     expect(completed[0]!.detail).to.deep.equal({
       id,
       status: 'completed',

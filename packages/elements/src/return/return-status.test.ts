@@ -1,7 +1,7 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { startCheckout } from '../checkout/start-checkout.js';
 import type { PaykitErrorEvent, PaykitPaymentCompletedEvent, PaykitPaymentFailedEvent } from '../events.js';
-import { backendState, next, settle } from '../../test-support/backend-client.js';
+import { backendState, next, settle, waitFor } from '../../test-support/backend-client.js';
 import { handleReturn } from './handle-return.js';
 import '../locales/fr.js';
 import './define.js';
@@ -155,7 +155,7 @@ describe('<paykit-return>', () => {
     returnTo(`reference=${id}&status=canceled`);
     const started = Date.now();
     const el = await returnElement(60_000);
-    await waitUntil(() => box(el).dataset.state === 'canceled', 'not shown as not completed', { timeout: 3_000 });
+    await waitFor(() => box(el).dataset.state === 'canceled', 'not shown as not completed', { timeout: 3_000 });
     // One check, not a minute of polling.
     expect(Date.now() - started).to.be.below(3_000);
     expect(shown(part(el, 'message'))).to.equal('The payment was not completed.');
@@ -210,7 +210,7 @@ describe('"Try again" without retry-url', () => {
         ? html`<paykit-return endpoint="/paykit" retry-url=${retryUrl}></paykit-return>`
         : html`<paykit-return endpoint="/paykit"></paykit-return>`,
     );
-    await waitUntil(() => box(el).dataset.state === 'failed', 'the payment did not show as failed');
+    await waitFor(() => box(el).dataset.state === 'failed', 'the payment did not show as failed');
     return el;
   }
 
@@ -233,7 +233,7 @@ describe('"Try again" without retry-url', () => {
     sessionStorage.setItem('paykit:checkout-from', 'https://evil.example/phish');
     returnTo(`reference=${id}&status=failed`);
     const el = await fixture<PaykitReturn>(html`<paykit-return endpoint="/paykit"></paykit-return>`);
-    await waitUntil(() => box(el).dataset.state === 'failed', 'the payment did not show as failed');
+    await waitFor(() => box(el).dataset.state === 'failed', 'the payment did not show as failed');
     expect(part(el, 'retry')).to.equal(null);
   });
 });
