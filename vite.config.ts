@@ -33,9 +33,12 @@ if (
 }
 
 /**
- * How many test files run at once: `PAYKIT_TEST_WORKERS`, or two (vitest's own default is one fewer than the CPUs:
- * one on a 2-core machine, where the end-to-end files, which mostly wait on browsers and servers, then ran one
- * after another). Every file takes its own ports (port 0), temp folders and table prefix, so any count is safe.
+ * How many end-to-end files run at once: `PAYKIT_TEST_WORKERS`, or two. Each e2e worker drives three browsers, and
+ * on two cores two workers keep the CPUs busy (three made WebKit flows time out). The Node tests, which mostly wait
+ * on processes and sockets, run one more at a time. vitest's own default is one fewer than the CPUs: one file at a
+ * time on a 2-core machine. Every file takes its own ports (port 0), temp folders and table prefix, so any count
+ * is safe; what must run alone says so in its own file (a PostgreSQL server of its own, for the files that freeze
+ * or stop one).
  */
 const workers = Number(process.env.PAYKIT_TEST_WORKERS ?? 2);
 if (!Number.isInteger(workers) || workers < 1) {
@@ -59,13 +62,15 @@ export default defineConfig({
     // expect.poll waits up to 5 s, not vitest's 1 s: a poll returns as soon as it holds, and on a loaded CI machine a
     // browser may take longer than a second to show what a test waits for.
     expect: { poll: { timeout: 5_000 } },
-    maxWorkers: workers,
     projects: [
       {
         extends: true,
         test: {
           ...NODE_PROJECT,
           name: 'node',
+          // The Node tests first, then the end-to-end files: each group with its own number of workers.
+          sequence: { groupOrder: 0 },
+          maxWorkers: workers + 1,
           include: ['packages/{core,server,sandbox}/src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/e2e/**'],
         },
@@ -74,6 +79,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 1 },
+          maxWorkers: workers,
+          // A hang detector, not a measure: a flow that takes 10 s alone took over 60 s in WebKit beside the other
+          // worker's browsers.
+          testTimeout: 120_000,
           include: ['test/e2e/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...(engines.includes('chromium') ? [] : chromiumOnly)],
           // A process per worker, kept across its files (no isolation): its browsers, one per engine, stay open

@@ -69,7 +69,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
           expect.stringMatching(/^console\.error: \[paykit\] .*could not be loaded/),
         );
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 });
 

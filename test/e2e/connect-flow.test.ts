@@ -151,7 +151,7 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
     await tab.reload();
     expect(await tab.text('main')).toContain('None yet.');
     await tab.close();
-  }, 60_000);
+  }, 120_000);
 
   it(`a merchant who denies sees "cancelled", and nothing is connected (${name})`, async () => {
     const before = demo.platform.connected.size;
@@ -163,7 +163,7 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
     expect(demo.platform.connected.size).toBe(before);
     expect(await problems(tab)).toEqual([]);
     await tab.close();
-  }, 60_000);
+  }, 120_000);
 
   // Issue 24: the merchant finishes in another tab (an email link in the middle of onboarding opens one).
   describe('a callback in a tab that did not start the connection', () => {
@@ -192,7 +192,7 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
       expect(exchangesAfter(seen)).toHaveLength(1);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`without it the other tab asks to connect again in words: the latest request stays in the first tab (${name})`, async () => {
       const tab = await openMarketplace();
@@ -203,6 +203,6 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
       expect(await other.has('Connect again')).toBe(false);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 });

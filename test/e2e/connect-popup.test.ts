@@ -142,7 +142,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(demo.platform.connected.size).toBe(before + 1);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`the merchant declines in the popup: "cancelled", nothing connected (${name})`, async () => {
       const tab = await openOnboarding();
@@ -153,7 +153,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect([...demo.platform.connected.keys()]).toEqual(before);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`the merchant closes the popup: the button is ready again within a second, nothing changed (${name})`, async () => {
       const tab = await openOnboarding();
@@ -181,7 +181,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         .toBe('false');
       expect(await valueOf(tab, 'Shop name')).toBe('Harbour Cafe by the water');
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`a browser that refuses the popup connects by redirect instead (${name})`, async () => {
       const tab = await browser.newTab();
@@ -203,7 +203,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         .poll(() => tab.text('paykit-return', '[role=status]'), { timeout: 10_000 })
         .toBe(`Connected to ${DEMO_MERCHANT.name}.`);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 
   describe('connect in a popup against a certified OAuth server, the callback page under COOP same-origin', () => {
@@ -235,6 +235,6 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await expect.poll(() => popup.isClosed(), { timeout: 5_000 }).toBe(true);
       expect(await tab.problems()).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 });

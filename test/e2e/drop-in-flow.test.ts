@@ -130,7 +130,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         .toMatchObject({ status: 'completed', events: { 'payment_request.completed': 1 } });
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`the open overlay is modal and passes axe (WCAG 2.2 A/AA, best practices) with no serious or critical finding (${name})`, async () => {
       const tab = await browser.newTab();
@@ -140,7 +140,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(findings.filter(blocking)).toEqual([]);
       expect(await overlay(tab)).toMatchObject({ open: true, modal: true });
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`a failed payment shows as failed under the button (${name})`, async () => {
       const tab = await browser.newTab();
@@ -152,7 +152,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(requests().get(id)?.status).toBe('failed');
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`closing gives focus back to the button; the request stays pending and the next click reopens it (${name})`, async () => {
       const tab = await browser.newTab();
@@ -176,7 +176,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await expect.poll(() => overlay(tab), { timeout: 10_000 }).toBe(null);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`when the drop-in script cannot load (a blocker), the shopper is taken to the checkout page instead (${name})`, async () => {
       const tab = await browser.newTab();
@@ -205,7 +205,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         await fetch(`${demo.sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
       }
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 
   describe(`drop-in checkout on a page with a frame of another origin (${name})`, () => {
@@ -222,7 +222,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         // At once, not after the drop-in's own time limits (10 s).
         expect(Date.now() - started).toBeLessThan(5_000);
         await tab.close();
-      }, 60_000);
+      }, 120_000);
 
     it(`a forged message from another frame changes nothing: no check, no outcome, the overlay stays (${name})`, async () => {
       const tab = await browser.newTab();
@@ -251,6 +251,6 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(statusChecks).toBeGreaterThan(checks);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 });

@@ -163,7 +163,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         .poll(() => tab.text('paykit-return', '[role=status]'), { timeout: 10_000 })
         .toMatch(/payment (was )?(received|successful|complete)/i);
       expect(await problems(tab)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
 
     it(`with a parent of another origin (another site): the top window, which the frame cannot read, still goes (${name})`, async () => {
       const { tab, frame } = await openSiteBuilder('other', 'none');
@@ -172,7 +172,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await tab.waitForUrl(atCheckout);
       expect(await tab.opened()).toEqual([]);
       expect(await problems(tab)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
 
     for (const parent of ['same', 'other'] as const)
       it(`in a frame sandboxed with allow-top-navigation-by-user-activation (parent: ${parent} origin) (${name})`, async () => {
@@ -183,7 +183,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         expect(await tab.opened()).toEqual([]);
         expect(backend.requests).toBe(1);
         expect(await problems(tab)).toEqual([]);
-      }, 60_000);
+      }, 120_000);
   });
 
   describe('a pay button in a frame that may not navigate the top opens the checkout in a new tab', () => {
@@ -210,7 +210,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         )
         .toBe('false');
       expect(await problems(tab)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
 
     it(`a sandbox this page cannot read (another origin): the top refuses, and the tab opens instead (${name})`, async () => {
       const { tab, frame } = await openSiteBuilder('other', 'popups');
@@ -223,7 +223,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(await tab.opened()).toHaveLength(1);
       expect(backend.requests).toBe(1);
       expect(await problems(tab)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
   });
 
   describe('a pay button in a frame that may neither navigate the top nor open a tab tells the shopper', () => {
@@ -240,7 +240,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect((await tab.url()).href).toBe(top);
       expect(await tab.opened()).toEqual([]);
       expect(await problems(tab, { popupBlocked: true })).toEqual([]);
-    }, 60_000);
+    }, 120_000);
 
     it(`a sandbox this page cannot read: first "press again", then, as that click cannot either, the error (${name})`, async () => {
       const { tab, frame } = await openSiteBuilder('other', 'neither');
@@ -252,7 +252,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect((await tab.url()).href).toBe(top);
       expect(await tab.opened()).toEqual([]);
       expect(await problems(tab, { popupBlocked: true })).toEqual([]);
-    }, 60_000);
+    }, 120_000);
   });
 
   describe('a slow backend outlives the click', () => {
@@ -274,7 +274,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await tab.waitForUrl(atCheckout);
       expect(backend.requests).toBe(1);
       expect(await problems(tab)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
   });
 
   describe('a connect button inside a frame', () => {
@@ -284,7 +284,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await tab.waitForUrl(atAuthorization);
       expect(await tab.opened()).toEqual([]);
       expect(await problems(tab)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
 
     it(`in a sandbox without top navigation (readable): the authorization page opens in a new tab from the click (${name})`, async () => {
       const { tab, frame } = await openSiteBuilder('same', 'popups', { embed: 'connect' });
@@ -294,6 +294,6 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await expect.poll(() => said(frame, 'paykit-connect-button')).toMatch(/opened in a new tab/i);
       expect((await tab.url()).href).toBe(top);
       expect(await problems(tab)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
   });
 });

@@ -40,7 +40,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`shows the element's error through the framework's event binding when the API fails (${ENGINE_NAMES[engine]})`, async () => {
       const tab = await browser.newTab();
@@ -62,6 +62,6 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(seen.filter((line) => !BAD_GATEWAY.test(line))).toEqual([]);
       if (engine === 'chromium') expect(seen).toHaveLength(1);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 });

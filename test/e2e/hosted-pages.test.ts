@@ -71,7 +71,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       const charges = (await call(demo.sandbox, 'GET', '/v1/charges')).body.data as { payment_request_id: string }[];
       expect(charges.filter((charge) => charge.payment_request_id === id)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`names the methods, selects one by a click anywhere on its row, and posts its code (${name}, ${phoneWidth} px)`, async () => {
       const { tab, id } = await checkoutOf('Organic T-shirt', PHONE);
@@ -100,7 +100,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       // The service's payment_method object: the code the checkout posted is its `code`.
       expect(charges.find((charge) => charge.payment_request_id === id)?.payment_method.code).toBe('card');
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`has 44 px targets and no sideways scrolling on a phone (${name}, ${phoneWidth} px)`, async () => {
       const { tab } = await checkoutOf('Harbour map print', PHONE);
@@ -110,7 +110,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await tab.goto(`${demo.sandbox.url}/dashboard/sign-in`);
       expect(await tab.run(SMALL_TARGETS)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`follows the device into dark mode, as the demo shop does (${name})`, async () => {
       for (const colorScheme of ['light', 'dark'] as const) {
@@ -152,6 +152,6 @@ describe.each(selectedEngines())('in %s', (engine) => {
         expect(await json.json(), path).toEqual(demo.orders.list());
       }
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 });

@@ -84,7 +84,7 @@ describe.each(selectedEngines())('every demo and sandbox page, in %s', (engine) 
     const spread = colourSpread(png);
     expect(spread.colours, `colours in ${file}`).toBeGreaterThanOrEqual(16);
     expect(spread.notCommonest, `share of ${file} not its background`).toBeGreaterThan(0.01);
-  }, 60_000);
+  }, 120_000);
 
   it.each(
     VARIANTS.map((variant) => ({

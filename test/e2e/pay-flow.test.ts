@@ -103,7 +103,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       });
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`a failed payment shows as failed, even when the return URL is edited to say completed (${name})`, async () => {
       const tab = await browser.newTab();
@@ -119,7 +119,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(demo.orders.list().find((order) => order.id === id)?.events).toEqual({ 'payment_request.failed': 1 });
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`after a failed payment on the real checkout, "Try again" goes back to the page that started it (${name})`, async () => {
       const tab = await browser.newTab();
@@ -138,7 +138,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await tab.waitForUrl((url) => url.href === `${demo.url}/products/sku-tee`, 15_000);
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`a double click makes one payment request (${name})`, async () => {
       const tab = await browser.newTab();
@@ -148,7 +148,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await tab.waitForUrl((url) => url.origin === demo.sandbox.url, 15_000);
       expect(demo.sandbox.context.state.paymentRequests.size).toBe(before + 1);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     const tapTitle = `a tap followed by a click while the first request is in flight makes one payment request (${name})`;
     const noTap = NO_TOUCH[engine];
@@ -188,7 +188,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(backgrounds).toHaveLength(3);
       expect(new Set(backgrounds).size).toBe(3);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`coming back with the back button finds the button usable again (${name})`, async () => {
       const tab = await browser.newTab();
@@ -199,7 +199,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await tab.click('Buy Enamel mug');
       await tab.waitForUrl((url) => url.origin === demo.sandbox.url, 15_000);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 
   describe(`the classic-script build, on pages without modules (${name})`, () => {
@@ -221,7 +221,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(demo.sandbox.context.state.paymentRequests.get(id)).toBeDefined();
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 });
 

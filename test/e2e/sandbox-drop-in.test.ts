@@ -177,7 +177,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(statusOf(id)).toBe('completed');
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`a failed payment calls onError with a message and stays open until closed; Escape closes it (${name})`, async () => {
       const tab = await openShop();
@@ -195,7 +195,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(await tab.run(FOCUSED_ID)).toBe('pay');
       expect(await problems(tab)).toEqual([]);
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`the close button and Escape close it with onClose; the request stays pending and opens again (${name})`, async () => {
       const tab = await openShop();
@@ -214,7 +214,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await expect.poll(() => tab.run(LOG), { timeout: 10_000 }).toEqual(['closed', 'closed']);
       expect(statusOf(id)).toBe('pending');
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`preselects the method toggle names (${name})`, async () => {
       const tab = await openShop('/card');
@@ -225,7 +225,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
         })
         .toBe('card');
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`ignores messages from a frame of another origin and from the page itself (${name})`, async () => {
       const tab = await openShop('/with-stranger');
@@ -246,7 +246,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       expect(await tab.run(DIALOGS)).toBe(1);
       expect(statusOf(id)).toBe('pending');
       await tab.close();
-    }, 60_000);
+    }, 120_000);
 
     it(`the normal checkout refuses every frame; the drop-in mode refuses frames of another origin (${name})`, async () => {
       const tab = await openShop('/with-stranger');
@@ -285,7 +285,7 @@ describe.each(selectedEngines())('in %s', (engine) => {
       // Read: the next test's problems are its own.
       sandbox.context.cspReports.length = 0;
       await tab.close();
-    }, 60_000);
+    }, 120_000);
   });
 });
 

@@ -218,7 +218,7 @@ describe.each(engines)('Connect against a certified OAuth server (oidc-provider)
     ).toEqual([MERCHANT_LOGIN, MERCHANT_LOGIN]);
     expect(await tab.problems()).toEqual([]);
     await tab.close();
-  }, 60_000);
+  }, 120_000);
 
   it(`refuses the same code posted again (code_reused) before the token endpoint: the merchant stays connected (${name})`, async () => {
     if (!firstCallback) throw new Error('The connect step did not run');
@@ -328,5 +328,5 @@ describe.each(engines)('Connect against a certified OAuth server (oidc-provider)
     } finally {
       provider.intercept(undefined);
     }
-  }, 60_000);
+  }, 120_000);
 });

