@@ -4,8 +4,9 @@
 # packages (@paykit/test-support) are never published and are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# The tarballs of this build, packed once for the run (scripts/pack-local.ts packOnce): the consumer test and the
+# runtime matrix install the same files.
+tarballs=$(pnpm exec tsx scripts/pack-local.ts --once)
 for dir in packages/*/; do
   name=$(node -p "require('./${dir}package.json').name")
   if [ "$(node -p "require('./${dir}package.json').private === true")" = true ]; then
@@ -14,6 +15,6 @@ for dir in packages/*/; do
   fi
   echo "== $name"
   (cd "$dir" && pnpm exec publint --pack pnpm --strict)
-  tarball=$(cd "$dir" && pnpm pack --pack-destination "$out" | tail -n 1)
+  tarball=$(grep -F "/$(echo "$name" | sed 's/^@//; s/\//-/')-" <<<"$tarballs")
   pnpm exec attw "$tarball" --profile esm-only --format table-flipped
 done

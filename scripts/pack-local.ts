@@ -6,13 +6,14 @@
  * the tarball beside it, not looked up on the registry, where it is not yet. Run after `pnpm build` (the
  * `pack:local` script builds first).
  *
- * The runtime matrix (test/runtimes/matrix.ts) and the consumer test (test/consumer/consumer.test.ts) pack the same
- * way, through {@link packPublicPackages}.
+ * The runtime matrix (test/runtimes/matrix.ts), the consumer test (test/consumer/consumer.test.ts) and
+ * `pnpm check:packages` pack the same way, once per build, through {@link packOnce}.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -58,13 +59,66 @@ export async function packPublicPackages(folder: string, only?: readonly string[
   return packed;
 }
 
+/** Where {@link packOnce} keeps each build's tarballs, under a folder named by the build's fingerprint. */
+const PACKED_ONCE = join(ROOT, 'node_modules', '.cache', 'paykit-packed');
+
+/**
+ * What would be packed, in a few hex digits: each public package's manifest and the path, size and modification
+ * time of every file under its `dist/`. A new build (or an edited manifest) makes a new fingerprint.
+ */
+function buildFingerprint(): string {
+  const hash = createHash('sha256');
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else {
+        const { size, mtimeMs } = statSync(path);
+        hash.update(`${relative(ROOT, path)}\0${size}\0${mtimeMs}\n`);
+      }
+    }
+  };
+  for (const pkg of publicPackages()) {
+    hash.update(readFileSync(join(pkg.folder, 'package.json')));
+    if (existsSync(join(pkg.folder, 'dist'))) walk(join(pkg.folder, 'dist'));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The public packages packed once per build (issue 34 item 3): the first caller of a run packs them (as
+ * {@link packPublicPackages} does) into `node_modules/.cache/paykit-packed/<fingerprint>/`, every later caller, in
+ * any process, gets those tarballs until the next build. Packed into a folder of its own and then renamed into
+ * place, so that two processes packing at once leave one complete set, never a half-written one. Treat the
+ * tarballs as read-only: copy one before changing it.
+ */
+export async function packOnce(): Promise<PackedPackage[]> {
+  const folder = join(PACKED_ONCE, buildFingerprint());
+  const list = join(folder, 'packed.json');
+  if (existsSync(list)) return JSON.parse(await readFile(list, 'utf8')) as PackedPackage[];
+  const draft = `${folder}.${process.pid}-${Date.now()}`;
+  const packed = await packPublicPackages(draft);
+  const final = packed.map((pkg) => ({ ...pkg, tarball: join(folder, relative(draft, pkg.tarball)) }));
+  await writeFile(join(draft, 'packed.json'), `${JSON.stringify(final, null, 2)}\n`);
+  try {
+    await rename(draft, folder);
+  } catch {
+    // Another process packed the same build first: its set is as good as this one.
+    await rm(draft, { recursive: true, force: true });
+  }
+  return JSON.parse(await readFile(list, 'utf8')) as PackedPackage[];
+}
+
 /** The one command that installs `packed` together (paths with spaces quoted). */
 export function installLine(packed: readonly PackedPackage[]): string {
   const quote = (path: string) => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`);
   return `npm install ${packed.map((pkg) => quote(pkg.tarball)).join(' ')}`;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === '--once') {
+  // For scripts/check-packages.sh: the tarball of each public package of this build, one per line.
+  for (const pkg of await packOnce()) console.log(pkg.tarball);
+} else if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const folder = resolve(process.argv[2] ?? join(ROOT, '.paykit-packages'));
   try {
     const packed = await packPublicPackages(folder);

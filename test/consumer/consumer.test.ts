@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installLine, packPublicPackages } from '../../scripts/pack-local.js';
+import { installLine, packOnce } from '../../scripts/pack-local.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const run = promisify(execFile);
@@ -66,7 +66,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'paykit-consumer-'));
   app = join(dir, 'shop');
   await mkdir(join(app, 'public'), { recursive: true });
-  const packed = await packPublicPackages(join(dir, 'packages'));
+  // The run's tarballs of this build (packed once: the runtime matrix and check:packages use the same).
+  const packed = await packOnce();
   const express = JSON.parse(await readFile(new URL('packages/server/package.json', ROOT), 'utf8')).devDependencies
     .express as string;
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));

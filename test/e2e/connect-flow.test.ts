@@ -67,7 +67,8 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
     const seen = received.length;
     const tab = await openMarketplace();
     await reachConsent(tab);
-    expect(await tab.text('h1')).toContain('Acme Marketplace wants to connect');
+    // The page's heading, once the page has one (read at once, it can still be loading).
+    await expect.poll(() => tab.text('h1'), { timeout: 10_000 }).toContain('Acme Marketplace wants to connect');
     await tab.click('Connect');
     await tab.waitForUrl((url) => url.origin === demo.url && url.pathname === '/platform/return');
     await expect.poll(() => status(tab), { timeout: 10_000 }).toBe(`Connected to ${DEMO_MERCHANT.name}.`);
@@ -171,7 +172,8 @@ describe.each(selectedEngines())('platform flow in %s', (engine) => {
     async function approveInAnotherTab(tab: Tab): Promise<Tab> {
       const other = await tab.tabBeside();
       await other.goto((await tab.url()).href);
-      expect(await other.text('h1')).toContain('Acme Marketplace wants to connect');
+      // The page's heading, once the page has one (read at once, it can still be loading).
+      await expect.poll(() => other.text('h1'), { timeout: 10_000 }).toContain('Acme Marketplace wants to connect');
       await other.click('Connect');
       await other.waitForUrl((url) => url.pathname === '/platform/return');
       return other;

@@ -133,7 +133,8 @@ describe.each(selectedEngines())('in %s', (engine) => {
       const tab = await openOnboarding();
       const before = demo.platform.connected.size;
       const popup = await consentInPopup(tab);
-      expect(await popup.text('h1')).toContain('Acme Marketplace wants to connect');
+      // The page's heading, once the page has one (read at once, it can still be loading).
+      await expect.poll(() => popup.text('h1'), { timeout: 10_000 }).toContain('Acme Marketplace wants to connect');
       await popup.click('Connect');
       await expect.poll(() => popup.isClosed(), { timeout: 15_000 }).toBe(true);
       await expect.poll(() => shown(tab), { timeout: 10_000 }).toBe(`Connected to ${DEMO_MERCHANT.name}.`);

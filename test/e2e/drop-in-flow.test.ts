@@ -219,8 +219,9 @@ describe.each(selectedEngines())('in %s', (engine) => {
         const started = Date.now();
         await tab.click('Buy Enamel mug');
         await tab.waitForUrl((url) => url.origin === demo.sandbox.url && url.pathname.startsWith('/checkout/'), 15_000);
-        // At once, not after the drop-in's own time limits (10 s).
-        expect(Date.now() - started).toBeLessThan(5_000);
+        // At once, not after the drop-in's own time limit (10 s): the bound is that limit, not a guess at how fast
+        // a loaded machine clicks and navigates.
+        expect(Date.now() - started).toBeLessThan(10_000);
         await tab.close();
       }, 120_000);
 

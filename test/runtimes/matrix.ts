@@ -23,7 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { freePort } from '@paykit/test-support/loopback';
-import { packPublicPackages } from '../../scripts/pack-local.js';
+import { packOnce } from '../../scripts/pack-local.js';
 import { installedBinary, runtimeEntries, runtimeFolder, type RuntimeEntry } from './installed.js';
 import { RESULT_PREFIX } from './report.js';
 import type { Outcome } from './suite.js';
@@ -242,10 +242,11 @@ async function startDatabase(): Promise<{ url: string; close(): Promise<void> }>
  */
 async function prepareApplication(folder: string, withNext: boolean): Promise<string> {
   const tarballs: Record<string, string> = {};
-  // Packed as `pnpm pack:local` packs them (scripts/pack-local.ts); @paykit/elements for the Next.js example.
+  // Packed as `pnpm pack:local` packs them, once per build (scripts/pack-local.ts packOnce: the consumer test and
+  // check:packages install the same tarballs); @paykit/elements for the Next.js example.
   const names = ['@paykit/core', '@paykit/server', ...(withNext ? ['@paykit/elements'] : [])];
   try {
-    for (const pkg of await packPublicPackages(folder, names)) tarballs[pkg.name] = `file:${pkg.tarball}`;
+    for (const pkg of await packOnce()) if (names.includes(pkg.name)) tarballs[pkg.name] = `file:${pkg.tarball}`;
   } catch (error) {
     throw new StepError(`pack ${names.join(', ')}`, outputOf(error));
   }
