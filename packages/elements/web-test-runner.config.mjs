@@ -53,7 +53,8 @@ export default {
   // One file at a time: the tests count what reached the backend (payment requests, callbacks). The engines run
   // side by side, each in a web-test-runner process of its own with its own backend (test-support/run-engines.ts).
   concurrentBrowsers: 1,
-  testFramework: { config: { timeout: 10_000 } },
+  // A hang detector, not a measure: a drop-in test beside the other engines took over 10 s in Chromium.
+  testFramework: { config: { timeout: 20_000 } },
   middleware: [backend.middleware],
   plugins: [
     { name: 'paykit-webkit-driver', serverStop: () => webkit?.stop() },

@@ -105,8 +105,8 @@ export function itExcept(
 
 /**
  * open-wc's `waitUntil` with room for a loaded machine: it resolves as soon as `predicate` holds and fails only
- * after `timeout` (default 8 s, within mocha's 10 s; open-wc's own default is 1 s, which the three engines side by
- * side on two cores outran: a popup took longer than a second to reach the authorization server). A wait for
+ * after `timeout` (default 15 s, within mocha's 20 s; open-wc's own default is 1 s, which the engines side by side on
+ * two cores outran: a popup took longer than a second to reach the authorization server). A wait for
  * something to happen, never a clock: a test that must show that something does not happen waits for its own
  * bound and says why.
  */
@@ -115,5 +115,5 @@ export function waitFor(
   message?: string,
   options: { interval?: number; timeout?: number } = {},
 ): Promise<void> {
-  return waitUntil(predicate, message, { timeout: 8_000, ...options });
+  return waitUntil(predicate, message, { timeout: 15_000, ...options });
 }
