@@ -3,7 +3,7 @@
  * configuration for every Node-side test (core, server, sandbox, and the end-to-end tests in `test/`).
  * The element tests run under web-test-runner instead, in Chromium, Firefox ESR and WebKitGTK (packages/elements).
  */
-import { selectedEngines } from './packages/test-support/src/engines.js';
+import { selectedEngines, type Engine } from './packages/test-support/src/engines.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -33,8 +33,8 @@ if (
 }
 
 /**
- * How many end-to-end files run at once: `PAYKIT_TEST_WORKERS`, or two. Each e2e worker drives three browsers, and
- * on two cores two workers keep the CPUs busy (three made WebKit flows time out). The Node tests, which mostly wait
+ * How many end-to-end files run at once in Chromium and Firefox: `PAYKIT_TEST_WORKERS`, or two (WebKit's run one at
+ * a time: below). On two cores two workers keep the CPUs busy; three made flows time out. The Node tests, which mostly wait
  * on processes and sockets, run one more at a time. vitest's own default is one fewer than the CPUs: one file at a
  * time on a 2-core machine. Every file takes its own ports (port 0), temp folders and table prefix, so any count
  * is safe; what must run alone says so in its own file (a PostgreSQL server of its own, for the files that freeze
@@ -54,6 +54,31 @@ export const NODE_PROJECT: { pool: 'threads'; globalSetup: string[] } = {
   // file, unless PAYKIT_TEST_DATABASE_URL is set.
   globalSetup: ['packages/test-support/src/postgres-global-setup.ts'],
 };
+
+/**
+ * The end-to-end files in `engines`, `maxWorkers` at a time, in vitest group `group` (groups run one after the
+ * other). A process per worker, kept across its files (no isolation): its browsers, one per engine, stay open from
+ * one file to the next (test/support/worker-browsers.ts). Each file starts its own demo, sandbox and sites on ports
+ * of their own, and each test opens fresh browser contexts. The files read their engines from `PAYKIT_BROWSERS`.
+ */
+function e2eProject(name: string, engines: Engine[], group: number, maxWorkers: number) {
+  return {
+    extends: true as const,
+    test: {
+      name,
+      sequence: { groupOrder: group },
+      maxWorkers,
+      env: { PAYKIT_BROWSERS: engines.join(',') },
+      // A hang detector, not a measure: a flow that takes 10 s alone took over 60 s beside the other worker's
+      // browsers.
+      testTimeout: 120_000,
+      include: ['test/e2e/**/*.test.ts'],
+      exclude: [...configDefaults.exclude, ...(engines.includes('chromium') ? [] : chromiumOnly)],
+      pool: 'forks' as const,
+      isolate: false,
+    },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -75,24 +100,20 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, 'test/e2e/**'],
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'e2e',
-          sequence: { groupOrder: 1 },
-          maxWorkers: workers,
-          // A hang detector, not a measure: a flow that takes 10 s alone took over 60 s in WebKit beside the other
-          // worker's browsers.
-          testTimeout: 120_000,
-          include: ['test/e2e/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...(engines.includes('chromium') ? [] : chromiumOnly)],
-          // A process per worker, kept across its files (no isolation): its browsers, one per engine, stay open
-          // from one file to the next (test/support/worker-browsers.ts). Each file starts its own demo, sandbox
-          // and sites on ports of their own, and each test opens fresh browser contexts.
-          pool: 'forks',
-          isolate: false,
-        },
-      },
+      ...(engines.some((engine) => engine !== 'webkit')
+        ? [
+            e2eProject(
+              'e2e',
+              engines.filter((engine) => engine !== 'webkit'),
+              1,
+              workers,
+            ),
+          ]
+        : []),
+      // WebKit's flows one file at a time, after the others: two WebKitWebDrivers at once (one per worker) made
+      // new MiniBrowser sessions wait past 60 s on this machine (a fresh-clone run, twice in one minute), where
+      // one at a time never did.
+      ...(engines.includes('webkit') ? [e2eProject('e2e-webkit', ['webkit'], 2, 1)] : []),
     ],
   },
 });
