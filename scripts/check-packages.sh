@@ -4,8 +4,8 @@
 # packages (@paykit/test-support) are never published and are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The tarballs of this build, packed once for the run (scripts/pack-local.ts packOnce): the consumer test and the
-# runtime matrix install the same files.
+# The tarballs of this build (`name tarball` lines), packed once for the run (scripts/pack-local.ts packOnce): the
+# consumer test and the runtime matrix install the same files.
 tarballs=$(pnpm exec tsx scripts/pack-local.ts --once)
 for dir in packages/*/; do
   name=$(node -p "require('./${dir}package.json').name")
@@ -15,6 +15,7 @@ for dir in packages/*/; do
   fi
   echo "== $name"
   (cd "$dir" && pnpm exec publint --pack pnpm --strict)
-  tarball=$(grep -F "/$(echo "$name" | sed 's/^@//; s/\//-/')-" <<<"$tarballs")
+  tarball=$(awk -v name="$name" '$1 == name { print $2 }' <<<"$tarballs")
+  [ -n "$tarball" ] || { echo "check-packages: packOnce packed no tarball for $name (scripts/pack-local.ts --once)" >&2; exit 1; }
   pnpm exec attw "$tarball" --profile esm-only --format table-flipped
 done

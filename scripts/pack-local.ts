@@ -115,10 +115,12 @@ export function installLine(packed: readonly PackedPackage[]): string {
   return `npm install ${packed.map((pkg) => quote(pkg.tarball)).join(' ')}`;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === '--once') {
-  // For scripts/check-packages.sh: the tarball of each public package of this build, one per line.
-  for (const pkg of await packOnce()) console.log(pkg.tarball);
-} else if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+const runAsCommand = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+
+if (runAsCommand && process.argv[2] === '--once') {
+  // For scripts/check-packages.sh: each public package of this build, `name tarball`, one per line.
+  for (const pkg of await packOnce()) console.log(`${pkg.name} ${pkg.tarball}`);
+} else if (runAsCommand) {
   const folder = resolve(process.argv[2] ?? join(ROOT, '.paykit-packages'));
   try {
     const packed = await packPublicPackages(folder);
