@@ -19,6 +19,7 @@ import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
 import { acceptDeferredRequests, hasBody, isDeferred, setBodyDeadline, setHeaders, webResponse } from './http.js';
 import { consoleLogger, redactingLogger, redactor } from './logger.js';
+import { refusalNotices } from './refusal-notices.js';
 import { factActor } from '../facts/act-once.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
@@ -150,6 +151,7 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
     }
   }
   const origins = originPolicy(options.publicOrigin, options.allowedOrigins);
+  const notices = refusalNotices(logger, origins);
   const merchants = merchantResolver(
     options.platform
       ? { platform: options.platform }
@@ -224,6 +226,7 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
           ? new Response(null, { status: 204 })
           : await route(request, path.slice(prefix.length));
     } catch (error) {
+      notices.refused(error, request);
       response = errorResponse(error, logger);
     }
     setHeaders(response, cors);
