@@ -5,7 +5,8 @@
  * missing key at start as one line pointing at the caller. Against the real sandbox and a real closed port.
  */
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
-import { freePort } from '@paykit/test-support/loopback';
+import { freePort, listenOnLoopback } from '@paykit/test-support/loopback';
+import { createServer } from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,6 +97,46 @@ describe('handler.check()', () => {
     const report = await handler.check();
     expect(report.business.name).toBe('Demo Store');
     expect(report.business.apiOrigin).toBe(new URL(sandbox.url).origin);
+  });
+
+  it('fetches returnUrl once: a 404 or no answer is a warning in the report and the log, a page is none', async () => {
+    const pages = createServer((req, res) => {
+      res.writeHead(req.url === '/thanks' ? 200 : 404, { 'content-type': 'text/html' });
+      res.end(req.url === '/thanks' ? '<paykit-return></paykit-return>' : 'Cannot GET');
+    });
+    const site = await listenOnLoopback(pages);
+    try {
+      const served = shop({ apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey }, { returnUrl: `${site}/thanks` });
+      expect(await served.handler.check()).toMatchObject({ business: { name: 'Demo Store' }, warnings: [] });
+      expect(served.lines).toEqual([]);
+
+      const missing = shop(
+        { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+        { returnUrl: `${site}/thank-you` },
+      );
+      const report = await missing.handler.check();
+      expect(report.business.name).toBe('Demo Store');
+      expect(report.warnings).toEqual([
+        `paykit: returnUrl ${site}/thank-you answered 404: shoppers are sent there after paying. Serve the page ` +
+          'with <paykit-return> at that path, or set returnUrl to the page that has it.',
+      ]);
+      expect(missing.lines).toEqual(report.warnings);
+
+      const down = shop(
+        { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+        { returnUrl: `${closedOrigin}/thanks` },
+      );
+      expect((await down.handler.check()).warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^paykit: returnUrl ${closedOrigin}/thanks could not be fetched \\(ECONNREFUSED\\).*after it listens\\.$`,
+          ),
+        ),
+      ]);
+    } finally {
+      pages.closeAllConnections();
+      pages.close();
+    }
   });
 
   it('rejects with api_key_refused naming apiKey (not the key), api_unreachable naming the origin', async () => {

@@ -198,7 +198,10 @@ describe('POST /paykit/payment-requests', () => {
     expect(rebound.body.message).toMatch(/publicOrigin/);
     expect(await sandboxRequestCount()).toBe(before);
     // Configured: its pages may call, whatever Host the proxy in front passes on; the loopback origin no longer.
-    const configured = await serve({ publicOrigin: 'https://www.shop.example' });
+    const configured = await serve({
+      publicOrigin: 'https://www.shop.example',
+      returnUrl: 'https://www.shop.example/return',
+    });
     try {
       const own = await rawPost(configured.url, '/paykit/payment-requests', '{"reference":"sku-mug"}', {
         host: 'internal-app:8080',
@@ -454,5 +457,39 @@ describe('routing', () => {
       expect.objectContaining({ code: 'validation_failed', errors: [expect.objectContaining({ path: 'returnUrl' })] }),
     );
     expect(() => createPaykitHandler({ ...base, returnUrl: 'http://localhost:3000/thanks' })).not.toThrow();
+  });
+
+  it('refuses a returnUrl on an origin that is neither publicOrigin nor in allowedOrigins, naming both', () => {
+    const base = {
+      api: { apiBaseUrl: 'http://127.0.0.1:1', apiKey: 'k' },
+      createPaymentRequest: priceOf,
+      publicOrigin: 'https://shop.example',
+      allowedOrigins: ['https://blog.example'],
+    };
+    let refused: unknown;
+    try {
+      createPaykitHandler({ ...base, returnUrl: 'https://checkout.example/thanks' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({
+      code: 'validation_failed',
+      message:
+        '"returnUrl" (https://checkout.example/thanks) is on https://checkout.example, which is neither "publicOrigin" ' +
+        '(https://shop.example) nor one of "allowedOrigins" (https://blog.example): the page there could not call ' +
+        'this handler. Put the page on https://shop.example, or set publicOrigin to https://checkout.example if ' +
+        'that is where the shop is served.',
+      errors: [{ path: 'returnUrl', message: 'is not on publicOrigin (https://shop.example) or allowedOrigins' }],
+    });
+    expect(() => createPaykitHandler({ ...base, returnUrl: 'https://shop.example/thanks' })).not.toThrow();
+    expect(() => createPaykitHandler({ ...base, returnUrl: 'https://blog.example/thanks' })).not.toThrow();
+    // A port is part of the origin: the shop on :443, the page on :8443, is another origin.
+    expect(() => createPaykitHandler({ ...base, returnUrl: 'https://shop.example:8443/thanks' })).toThrow(
+      /neither "publicOrigin"/,
+    );
+    // Development on a loopback host without publicOrigin: nothing to hold it against.
+    expect(() =>
+      createPaykitHandler({ ...base, publicOrigin: undefined, returnUrl: 'http://127.0.0.1:3000/thanks' }),
+    ).not.toThrow();
   });
 });

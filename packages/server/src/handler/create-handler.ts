@@ -20,10 +20,11 @@ import { MemoryIdempotencyStore } from './idempotency-store.js';
 import { acceptDeferredRequests, hasBody, isDeferred, setBodyDeadline, setHeaders, webResponse } from './http.js';
 import { consoleLogger, redactingLogger, redactor } from './logger.js';
 import { refusalNotices } from './refusal-notices.js';
+import { returnPageWarning } from './return-page-check.js';
 import { factActor } from '../facts/act-once.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
-import { assertSameSiteOrAllowed, corsHeaders, originPolicy } from './origin-guard.js';
+import { assertSameSiteOrAllowed, assertServedOrigin, corsHeaders, originPolicy } from './origin-guard.js';
 import { oauthCallbackRoute } from './routes/oauth-callback.js';
 import { paymentStatusRoute } from './routes/payment-status.js';
 import { startCheckoutRoute } from './routes/start-checkout.js';
@@ -57,8 +58,10 @@ export interface PaykitHandler {
    * Calls the Payments API once with the configured credentials (`GET /v1/info`) and resolves with the business
    * they act for; rejects with `api_key_refused` (the key was refused), `api_unreachable` (nothing answers at
    * `apiBaseUrl`) or `upstream_invalid_response` (something answers there, but not the Payments API: a wrong
-   * base URL), each message naming the setting to change. Run it at start or in a deploy check, before a
-   * shopper finds out. A platform names one connected merchant whose connection it checks.
+   * base URL), each message naming the setting to change. Then fetches `returnUrl` once: a 404, 410 or 5xx, or
+   * no answer, is a warning in the report (and the log), not a rejection. Run it at start (after the server
+   * listens, if it serves the return page) or in a deploy check, before a shopper finds out. A platform names one
+   * connected merchant whose connection it checks.
    *
    * @example
    * ```ts
@@ -78,6 +81,11 @@ export interface CheckOptions {
 /** What {@link PaykitHandler.check} found: the API answered, and accepted the credentials of this business. */
 export interface CheckReport {
   business: { name: string; id?: string | undefined; apiOrigin: string };
+  /**
+   * What the check found that does not stop the shop but will fail a shopper: `returnUrl` answering 404, 410 or
+   * 5xx, or not reachable. Each is also written to the logger.
+   */
+  warnings: string[];
 }
 
 /**
@@ -152,6 +160,8 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
   }
   const origins = originPolicy(options.publicOrigin, options.allowedOrigins);
   const notices = refusalNotices(logger, origins);
+  assertServedOrigin(options.returnUrl, 'returnUrl', origins);
+  for (const uri of options.platform?.redirectUris ?? []) assertServedOrigin(uri, 'oauth.redirectUris', origins);
   const merchants = merchantResolver(
     options.platform
       ? { platform: options.platform }
@@ -242,12 +252,18 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
       );
     const api = await merchants(merchant);
     const apiOrigin = api.config.baseUrl.origin;
+    let business: CheckReport['business'];
     try {
       const info = await api.getBusinessInfo();
-      return { business: { name: info.name, id: info.id, apiOrigin } };
+      business = { name: info.name, id: info.id, apiOrigin };
     } catch (error) {
       throw checkFailure(error, api.config.baseUrl.href);
     }
+    const warnings: string[] = [];
+    const returnPage = options.returnUrl && (await returnPageWarning(options.returnUrl));
+    if (returnPage) warnings.push(returnPage);
+    for (const warning of warnings) logger.warn(warning);
+    return { business, warnings };
   };
   // Every route reads its request through http.ts: the node adapter may hand it a request without a web Request.
   acceptDeferredRequests(handler);

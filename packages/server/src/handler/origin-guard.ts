@@ -68,6 +68,31 @@ export function assertSameSiteOrAllowed(
   );
 }
 
+/**
+ * Throws `validation_failed` naming `option`, `publicOrigin` and `allowedOrigins` when `url`, a page the shopper or
+ * the merchant is sent back to (`returnUrl`, a platform's redirect URI), is on an origin the policy does not
+ * serve: that page's calls to the handler would be refused as another site's, and the person learns it only after
+ * paying or approving. Without `publicOrigin` (development on a loopback host) there is nothing to hold it against.
+ */
+export function assertServedOrigin(url: string | undefined, option: string, policy: OriginPolicy): void {
+  if (url === undefined || policy.publicOrigin === undefined) return;
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    return; // the URL's own check names it
+  }
+  if (origin === policy.publicOrigin || policy.crossOrigins.has(origin)) return;
+  const others = policy.crossOrigins.size === 0 ? 'none' : [...policy.crossOrigins].join(', ');
+  throw new PaykitError(
+    'validation_failed',
+    `"${option}" (${url}) is on ${origin}, which is neither "publicOrigin" (${policy.publicOrigin}) nor one of ` +
+      `"allowedOrigins" (${others}): the page there could not call this handler. Put the page on ` +
+      `${policy.publicOrigin}, or set publicOrigin to ${origin} if that is where the shop is served.`,
+    { errors: [{ path: option, message: `is not on publicOrigin (${policy.publicOrigin}) or allowedOrigins` }] },
+  );
+}
+
 /** CORS headers for an allowed cross-origin caller (none for the shop's own origin or a refused one). */
 export function corsHeaders(request: Request, policy: OriginPolicy): Record<string, string> {
   const origin = request.headers.get('origin');

@@ -218,6 +218,47 @@ describe('a platform against the sandbox', () => {
     expect(await platform.isConnected(merchant.id)).toBe(false);
   });
 
+  it('refuses at start a registered redirect URI on an origin the handler does not serve, naming it', () => {
+    const options = {
+      createPaymentRequest: () => ({ amount: '1.00', currency: 'SGD' }),
+      returnUrl: 'https://platform.example/return',
+      logger: { warn: () => undefined, error: () => undefined },
+    };
+    expect(() =>
+      createPaykitHandler({ ...options, platform: newPlatform(), publicOrigin: 'https://www.platform.example' }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'validation_failed',
+        errors: [expect.objectContaining({ path: 'returnUrl' })],
+      }),
+    );
+    expect(() =>
+      createPaykitHandler({
+        ...options,
+        platform: newPlatform(),
+        publicOrigin: 'https://www.platform.example',
+        allowedOrigins: ['https://platform.example'],
+        returnUrl: 'https://www.platform.example/return',
+      }),
+    ).not.toThrow();
+    let refused: unknown;
+    try {
+      createPaykitHandler({
+        ...options,
+        platform: newPlatform(),
+        publicOrigin: 'https://www.platform.example',
+        returnUrl: 'https://www.platform.example/return',
+      });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining(`"oauth.redirectUris" (${REDIRECT}) is on https://platform.example`),
+      errors: [{ path: 'oauth.redirectUris' }],
+    });
+  });
+
   it('runs the handler for connected merchants: callback, checkout with commission, status', async () => {
     const platform = newPlatform();
     const handler = createPaykitHandler({

@@ -99,6 +99,11 @@ export interface Platform {
    * warns of it in production.
    */
   readonly processLocalState: readonly string[];
+  /**
+   * The app's registered redirect URIs (`oauth.redirectUris`), empty when none were given: the handler checks at
+   * start that each is on an origin it serves.
+   */
+  readonly redirectUris?: readonly string[];
 }
 
 /**
@@ -217,5 +222,6 @@ export function createPlatform(options: PlatformOptions): Platform {
     disconnect: (businessId) => store.delete(businessId),
     isConnected: async (businessId) => (await store.get(businessId)) !== undefined,
     processLocalState,
+    redirectUris: [...(oauthOptions?.redirectUris ?? [])],
   };
 }
