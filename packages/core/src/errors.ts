@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'method_not_allowed' // the route exists, not for this method
   | 'conflict' // the resource's state does not allow the operation
   | 'amount_mismatch' // the price the shopper saw is not the one the merchant's backend decided
+  | 'checkout_misconfigured' // the shop's own price cannot be charged (a currency the API does not take, decimals the currency has not, not the page's currency): its log says which
   | 'event_not_confirmed' // a webhook claimed a state the API does not confirm (yet)
   | 'signature_missing' // no signature (`Hitpay-Signature`, a notification's `hmac`) on a webhook while a salt is set
   | 'signature_malformed' // a webhook signature that is not 64 hexadecimal characters

@@ -28,6 +28,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, ErrorStatus>> = {
   method_not_allowed: 405,
   conflict: 409,
   amount_mismatch: 409,
+  checkout_misconfigured: 500,
   event_not_confirmed: 409,
   signature_missing: 401,
   signature_malformed: 401,

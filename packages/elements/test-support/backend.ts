@@ -192,6 +192,16 @@ export async function startTestBackend(): Promise<TestBackend> {
       }),
     ]),
   );
+  // A price the shop cannot charge: its hook's currency typo (SDG for the SGD its pages show).
+  misconfigured.set(
+    '/typo',
+    createPaykitHandler({
+      prefix: '/typo',
+      api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
+      createPaymentRequest: () => ({ amount: '1.00', currency: 'SDG' }),
+      logger: { warn: () => undefined, error: () => undefined },
+    }),
+  );
   let platform: { clientId: string; handler: PaykitHandler } | undefined;
   let callbacks = 0;
   let attempts = 0;

@@ -380,7 +380,17 @@ function failure(element: HTMLElement, error: unknown): void {
           : 'was refused by the Payments API: its API key was not accepted (502 api_key_refused). Check apiKey in ' +
             "createPaykitHandler: the business's key for the environment apiBaseUrl points to. The server's log says more."),
     );
-  else if (error.code === 'unsafe_url' && 'checkoutOrigins' in element && typeof error.cause === 'string') {
+  else if (error.code === 'checkout_misconfigured') {
+    const currency = 'currency' in element && typeof element.currency === 'string' ? element.currency : '';
+    say(
+      'error',
+      element,
+      `: ${handler} answered, but the shop's server cannot charge the price its createPaymentRequest decided ` +
+        '(500 checkout_misconfigured): a currency that is no ISO 4217 code, an amount with more decimals than ' +
+        `its currency has, or another currency than this button's${currency ? ` (currency="${currency}")` : ''}. ` +
+        "The server's log names the value to fix; the shopper reads that the shop cannot take the payment now.",
+    );
+  } else if (error.code === 'unsafe_url' && 'checkoutOrigins' in element && typeof error.cause === 'string') {
     const received = parseWebUrl(error.cause);
     say(
       'error',

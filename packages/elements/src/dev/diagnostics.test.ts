@@ -113,8 +113,15 @@ describe('development diagnostics', () => {
         /\/no-api answered, but the shop's server could not reach the Payments API.*Check apiBaseUrl/,
       ],
       ['/wrong-key', 'api_key_refused', /\/wrong-key answered, but the shop's server was refused.*Check apiKey/],
+      [
+        '/typo',
+        'checkout_misconfigured',
+        /\/typo answered, but the shop's server cannot charge the price its createPaymentRequest decided.*\(currency="SGD"\)/,
+      ],
     ] as const) {
-      const el = await payButton(`endpoint="${endpoint}" checkout-origins="${checkoutOrigin}"`);
+      const el = await payButton(
+        `endpoint="${endpoint}" checkout-origins="${checkoutOrigin}" amount="1.00" currency="SGD"`,
+      );
       const { detail, lines, shown } = await clickFailing(el);
       expect(detail.code, endpoint).to.equal(code);
       const printed = lines.join('\n');

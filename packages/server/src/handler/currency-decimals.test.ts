@@ -13,10 +13,18 @@ import { createMerchantApi } from '../api/merchant-api.js';
 import { createPaykitHandler } from './create-handler.js';
 
 /** The shop's prices: a kettle in yen, and a mistake (a yen price with sen). */
-const PRICES: Record<string, { amount: string; currency: string }> = {
+const PRICES: Record<string, { amount: string; currency: string; platform_commission_amount?: string }> = {
   'sku-kettle': { amount: '1250', currency: 'JPY' },
   'sku-typo': { amount: '1250.50', currency: 'JPY' },
+  // The currency typo of issue 35: Sudanese pounds for Singapore dollars, and a code that is no currency.
+  'sku-mug': { amount: '12.50', currency: 'SDG' },
+  'sku-cap': { amount: '8.00', currency: 'SGX' },
+  // A commission above the price: the API's rule (spec 2.7), which the client's schema applies before sending.
+  'sku-bundle': { amount: '10.00', currency: 'SGD', platform_commission_amount: '12.00' },
 };
+
+/** What the handler's logger was told. */
+const lines: string[] = [];
 
 let sandbox: RunningSandbox;
 let server: Server;
@@ -27,6 +35,10 @@ beforeAll(async () => {
     api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
     createPaymentRequest: (choice: ShopperChoice) => ({ ...PRICES[choice.reference!]!, purpose: 'Kettle' }),
     returnUrl: 'http://127.0.0.1:1/return',
+    logger: {
+      warn: (m) => void lines.push(m),
+      error: (m) => void lines.push(m),
+    },
   });
   server = createServer(toNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -65,12 +77,19 @@ describe('decimals by currency, on the server', () => {
     expect(await created()).toBe(before);
   });
 
-  it('the handler refuses a hook that decides 1250.50 JPY, naming JPY, and creates nothing', async () => {
+  it("a hook that decides 1250.50 JPY is the shop's mistake: 500 checkout_misconfigured, the log names it", async () => {
     const before = await created();
+    lines.length = 0;
     const { status, body } = await startCheckout({ reference: 'sku-typo' });
-    expect(status).toBe(422);
-    expect(body.code).toBe('validation_failed');
-    expect(body.errors).toEqual([{ path: 'amount', message: 'must have no decimal places in JPY' }]);
+    expect(status).toBe(500);
+    expect(body).toEqual({
+      code: 'checkout_misconfigured',
+      message: 'This shop cannot take this payment right now. Please try again later.',
+    });
+    expect(lines).toEqual([
+      'paykit: checkout_misconfigured: createPaymentRequest decided the amount "1250.50" JPY, which must have no ' +
+        "decimal places in JPY: return the price as the currency has it (a decimal string such as '12.50').",
+    ]);
     expect(await created()).toBe(before);
   });
 
@@ -80,6 +99,55 @@ describe('decimals by currency, on the server', () => {
       expect(status).toBe(201);
       expect(body).toMatchObject({ amount: '1250.00', currency: 'JPY' });
     }
+  });
+
+  it('a currency typo (SDG for the SGD the page shows) is not a price change: the log names both', async () => {
+    const before = await created();
+    lines.length = 0;
+    for (let i = 0; i < 2; i += 1) {
+      const { status, body } = await startCheckout({ reference: 'sku-mug', amount: '12.50', currency: 'SGD' });
+      expect(status).toBe(500);
+      expect(body.code).toBe('checkout_misconfigured');
+      expect(body.message).not.toMatch(/price has changed/);
+    }
+    // Once: the second click is counted, not written.
+    expect(lines).toEqual([
+      'paykit: checkout_misconfigured: the page showed a price in SGD and createPaymentRequest decided SDG: set ' +
+        "the pay button's currency to the hook's, or correct the hook's currency (a typo such as SDG for SGD?).",
+    ]);
+    expect(await created()).toBe(before);
+  });
+
+  it('a currency that is no ISO 4217 code is refused before the API is called, naming it', async () => {
+    const before = await created();
+    lines.length = 0;
+    const { status, body } = await startCheckout({ reference: 'sku-cap' });
+    expect(status).toBe(500);
+    expect(body.code).toBe('checkout_misconfigured');
+    expect(lines).toEqual([
+      expect.stringContaining('createPaymentRequest decided the currency "SGX", which is not an ISO 4217'),
+    ]);
+    expect(await created()).toBe(before);
+  });
+
+  it("the API's refusal of a price field the hook decided is the shop's too, with the API's words in the log", async () => {
+    const before = await created();
+    lines.length = 0;
+    const { status, body } = await startCheckout({ reference: 'sku-bundle' });
+    expect(status).toBe(500);
+    expect(body.code).toBe('checkout_misconfigured');
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^paykit: checkout_misconfigured: the Payments API refused the price createPaymentRequest decided: platform_commission_amount /,
+      ),
+    ]);
+    expect(await created()).toBe(before);
+  });
+
+  it('a changed amount is still a price change (409 amount_mismatch)', async () => {
+    const { status, body } = await startCheckout({ reference: 'sku-kettle', amount: '1200', currency: 'JPY' });
+    expect(status).toBe(409);
+    expect(body.code).toBe('amount_mismatch');
   });
 
   it('the API client refuses 1250.5 JPY before sending it', async () => {

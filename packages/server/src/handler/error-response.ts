@@ -15,8 +15,8 @@ export function errorResponse(error: unknown, logger: Logger): Response {
     // The browser gets the shop's words; what actually happened upstream (the cause) goes to the shop's log.
     const api =
       error.code === 'api_unreachable' || error.code === 'api_key_refused' ? apiFailureOf(error.cause) : undefined;
-    // The API's failures are written by the handler's refusal notices, once an hour for each API origin.
-    if (!api && status >= 500) {
+    // The API's failures and the shop's unchargeable prices are written by the handler's refusal notices.
+    if (!api && status >= 500 && error.code !== 'checkout_misconfigured') {
       const message = `paykit: ${error.code}: ${error.message}`;
       if (error.cause === undefined) logger.warn(message);
       else logger.warn(message, error.cause);

@@ -1,7 +1,8 @@
 /**
  * The shop's log hears of a configuration mistake the first time the handler refuses a request because of it
  * (issue 35): a page of the shop on an origin the options do not allow, webhooks signed with another salt than
- * `webhookSalt`, an API key the Payments API refuses, an API out of reach. The caller's answer already says it,
+ * `webhookSalt`, an API key the Payments API refuses, an API out of reach, a price its hook decided that cannot
+ * be charged. The caller's answer already says it,
  * but a shopper reads it as "Something went wrong", and in production nobody reads the answer at all.
  *
  * One line per kind and key (the refused origin, the API's origin, the signature problem), then silence for an
@@ -17,7 +18,8 @@ import type { Logger } from './logger.js';
 import type { OriginPolicy } from './origin-guard.js';
 
 /** What refusals are counted apart. */
-export type RefusalKind = 'cross_site_request' | 'webhook_signature' | 'api_key_refused' | 'api_unreachable';
+export type RefusalKind =
+  'cross_site_request' | 'webhook_signature' | 'api_key_refused' | 'api_unreachable' | 'checkout_misconfigured';
 
 /** How often the same refusal may be written: once an hour (the count of the others goes with the next line). */
 const WINDOW_MS = 60 * 60 * 1000;
@@ -100,6 +102,12 @@ function describe(error: PaykitError, request: Request, policy: OriginPolicy): N
         'salt shown beside its API key (the dashboard’s Settings > Payment Gateway > API Keys; the sandbox’s ' +
         '/dashboard/api-keys). A proxy or body parser that re-writes the body breaks the signature too.',
     };
+  }
+  if (code === 'checkout_misconfigured') {
+    // The developer's words are the cause's (the shopper's are the error's own); the page's currency can be sent
+    // by anyone, so these are counted like the rest.
+    const detail = error.cause instanceof Error ? error.cause.message : 'the price cannot be charged';
+    return { kind: code, key: detail, line: `paykit: checkout_misconfigured: ${detail}` };
   }
   if (code === 'api_unreachable' || code === 'api_key_refused') {
     const api = apiFailureOf(error.cause);

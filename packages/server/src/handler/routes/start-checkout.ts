@@ -5,7 +5,6 @@
  */
 import {
   PaykitError,
-  parseAmount,
   parseOrThrow,
   shopperChoiceSchema,
   type CheckoutStarted,
@@ -21,6 +20,7 @@ import type { IdempotencyStore } from '../idempotency-store.js';
 import type { Logger } from '../logger.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
 import type { PaykitHandlerOptions } from '../options.js';
+import { assertChargeable, assertShownPrice, misconfigured, refusesDecidedPrice } from '../price-checks.js';
 
 /**
  * The route. `store` keeps each `Idempotency-Key`'s outcome (shared by every instance when it is a database),
@@ -75,6 +75,7 @@ async function start(
     ...(options.webhookUrl === undefined ? {} : { webhook: withMerchant(options.webhookUrl, choice.merchant) }),
     ...(await options.createPaymentRequest(choice, hookContext(request))),
   };
+  assertChargeable(decided);
   assertShownPrice(choice, decided);
   // Kept with the request, so that the hook learns which order a fact is about on every path (EventContext).
   const metadata = withChoice(decided.metadata, choice);
@@ -88,6 +89,11 @@ async function start(
     const created = await api.createPaymentRequest(metadata === undefined ? decided : { ...decided, metadata });
     return { ...paymentAnswer(created), url: created.url };
   } catch (error) {
+    // The API (or the client's schema before it) refusing the hook's own price is the shop's to fix.
+    if (refusesDecidedPrice(error)) {
+      const fields = error.errors!.map((field) => `${field.path} ${field.message}`).join('; ');
+      throw misconfigured(`the Payments API refused the price createPaymentRequest decided: ${fields}`, error);
+    }
     // A field error is about what the shopper entered (an email, say) or what the hook decided; either way the
     // shopper reads it. Anything else is the shop's problem with the API, described without the API's words.
     throw asUpstreamFailure(error, 'The payment service could not start the checkout. Please try again.', [
@@ -105,29 +111,4 @@ function withMerchant(base: string, merchant: string | undefined): string {
   const url = new URL(base);
   url.searchParams.set('merchant', merchant);
   return url.href;
-}
-
-/** Refuses when the price the shopper was shown is not the price the merchant decided. */
-function assertShownPrice(choice: ShopperChoice, decided: PaymentRequestCreateInput): void {
-  if (choice.amount !== undefined) {
-    // With the currency shown: 1250.50 is no price in JPY (the page would have rounded it, the API refuses it).
-    const shown = parseAmount(choice.amount, choice.currency);
-    if (!shown.ok) {
-      throw new PaykitError('validation_failed', `The checkout request is invalid: amount: ${shown.reason}`, {
-        errors: [{ path: 'amount', message: shown.reason }],
-      });
-    }
-    const charged = parseAmount(decided.amount);
-    if (!charged.ok || charged.minor !== shown.minor) throw mismatch();
-  }
-  if (choice.currency !== undefined && choice.currency.toUpperCase() !== String(decided.currency).toUpperCase()) {
-    throw mismatch();
-  }
-}
-
-function mismatch(): PaykitError {
-  return new PaykitError(
-    'amount_mismatch',
-    'The price has changed since the page was loaded. Please reload the page to see the current price.',
-  );
 }
