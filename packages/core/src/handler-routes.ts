@@ -39,14 +39,20 @@ type Shown = Exclude<(typeof PAYMENT_FIELDS)[number], Always>;
 /** The part of every payment answer: `{ id, status, amount, currency }`, the currency in capitals. */
 export type PaymentAnswer = { [name in Always]: string };
 
+/**
+ * On a platform's handler, the business id of the connected merchant a payment request was created for and read
+ * with: the API's payment request names no business, so the handler says which one it used. Absent for a shop.
+ */
+export type ForMerchant = { merchant?: string };
+
 /** What `POST {prefix}/payment-requests` answers: enough to navigate and to show, nothing secret. */
-export type CheckoutStarted = PaymentAnswer & { url: string };
+export type CheckoutStarted = PaymentAnswer & { url: string } & ForMerchant;
 
 /**
  * What `GET {prefix}/payment-requests/{id}` answers: the status as the API confirms it, with what the return page
  * may show: `purpose` (set by the merchant's backend) and `reference` (the API's `reference_number`).
  */
-export type PaymentStatus = PaymentAnswer & { [name in Shown]?: string };
+export type PaymentStatus = PaymentAnswer & { [name in Shown]?: string } & ForMerchant;
 
 /** The connected business's fields that `POST {prefix}/oauth/callback` answers with. */
 export type ConnectedBusinessAnswer = Pick<BusinessInfo, 'id' | 'name' | 'country' | 'currency' | 'payments_enabled'>;

@@ -2,7 +2,7 @@
  * The answers the handler's routes send the elements, built here once from the shapes in core's
  * `handler-routes.ts`: a field added there is a type error here, and nowhere else on the server.
  */
-import type { ConnectedBusinessAnswer, PaymentAnswer, PaymentRequest, PaymentStatus } from '@paykit/core';
+import type { ConnectedBusinessAnswer, ForMerchant, PaymentAnswer, PaymentRequest, PaymentStatus } from '@paykit/core';
 
 /** `{ id, status, amount, currency }` of a payment request, the currency in capitals (the API's may not be). */
 export function paymentAnswer(found: PaymentRequest): PaymentAnswer {
@@ -19,6 +19,14 @@ export function paymentStatusAnswer(found: PaymentRequest): PaymentStatus {
       ? { reference: found.reference_number }
       : {}),
   };
+}
+
+/**
+ * On a platform, the merchant a payment request was created for or read with (the resolver has checked that it
+ * is connected): the API's answer names no business, so the handler says which one it used.
+ */
+export function forMerchant(merchant: string | undefined): ForMerchant {
+  return merchant === undefined ? {} : { merchant };
 }
 
 /** The connected business's public profile: no other field of the API's answer reaches the browser. */

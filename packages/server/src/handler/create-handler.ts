@@ -180,7 +180,7 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
   );
   // One store for every path that learns a fact (the webhooks, the shopper's return, reconcile): the hook runs once.
   const facts = factActor(options.eventStore ?? new MemoryEventStore(), options.onEvent, logger);
-  const paymentStatus = paymentStatusRoute(merchants, facts, logger);
+  const paymentStatus = paymentStatusRoute(merchants, facts, logger, options.platform !== undefined);
   const webhooks = webhooksRoute(merchants, options, facts, maxBodyBytes);
   const oauthCallback = options.platform && oauthCallbackRoute(options.platform, options, maxBodyBytes);
   const sweep = (sweepOptions: ReconcileOptions) =>

@@ -112,8 +112,9 @@ describe('decimals by currency, on the server', () => {
     }
     // Once: the second click is counted, not written.
     expect(lines).toEqual([
-      'paykit: checkout_misconfigured: the page showed a price in SGD and createPaymentRequest decided SDG: set ' +
-        "the pay button's currency to the hook's, or correct the hook's currency (a typo such as SDG for SGD?).",
+      'paykit: checkout_misconfigured: the page showed a price in SGD and createPaymentRequest decided SDG: if the ' +
+        "page shows that currency, set the pay button's currency to the hook's or correct the hook's (a typo such " +
+        'as SDG for SGD?); if it does not, someone sent another currency than the page. Nothing was created.',
     ]);
     expect(await created()).toBe(before);
   });

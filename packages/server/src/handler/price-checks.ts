@@ -58,7 +58,8 @@ export function assertShownPrice(choice: ShopperChoice, decided: PaymentRequestC
   if (choice.currency !== undefined && choice.currency.toUpperCase() !== currency) {
     throw misconfigured(
       `the page showed a price in ${choice.currency.toUpperCase()} and createPaymentRequest decided ${currency}: ` +
-        "set the pay button's currency to the hook's, or correct the hook's currency (a typo such as SDG for SGD?).",
+        "if the page shows that currency, set the pay button's currency to the hook's or correct the hook's (a " +
+        'typo such as SDG for SGD?); if it does not, someone sent another currency than the page. Nothing was created.',
     );
   }
   if (choice.amount === undefined) return;

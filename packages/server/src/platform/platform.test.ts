@@ -296,7 +296,10 @@ describe('a platform against the sandbox', () => {
     expect(crossSite.status).toBe(403);
     const started = await post('/payment-requests', { merchant: merchant.id, reference: 'Coffee beans' });
     expect(started.status).toBe(201);
-    const { id } = (await started.json()) as { id: string };
+    const startedBody = (await started.json()) as { id: string; merchant?: string };
+    // The API's payment request names no business: the handler says which merchant it created it for.
+    expect(startedBody.merchant).toBe(merchant.id);
+    const { id } = startedBody;
     const stored = sandbox.context.state.paymentRequests.get(id)!;
     expect(stored).toMatchObject({
       businessId: merchant.id,
@@ -307,7 +310,7 @@ describe('a platform against the sandbox', () => {
     const status = await handler(
       new Request(`https://platform.example/paykit/payment-requests/${id}?merchant=${merchant.id}`),
     );
-    expect(await status.json()).toMatchObject({ id, status: 'pending', amount: '25.00' });
+    expect(await status.json()).toMatchObject({ id, status: 'pending', amount: '25.00', merchant: merchant.id });
     // Another merchant of the same platform asking for this payment is told it does not exist.
     const other = await createBusiness(sandbox, { name: 'Pier Bakery' });
     await platform.connectWithApiKey(other.api_key);

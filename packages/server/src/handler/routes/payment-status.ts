@@ -11,7 +11,7 @@
 import { isPaykitError, PaykitError, type PaymentRequest } from '@paykit/core';
 import type { FactActor } from '../../facts/act-once.js';
 import { paymentRequestFact } from '../../facts/payment-request-fact.js';
-import { paymentStatusAnswer } from '../answers.js';
+import { forMerchant, paymentStatusAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
 import { hookContext, json } from '../http.js';
 import type { Logger } from '../logger.js';
@@ -21,7 +21,7 @@ import type { MerchantResolver } from '../merchant-resolver.js';
  * The route. `id` is the path segment after `payment-requests/`, URL-decoded; `merchant` the business id of
  * the `merchant` query parameter, on a platform.
  */
-export function paymentStatusRoute(merchants: MerchantResolver, facts: FactActor, logger: Logger) {
+export function paymentStatusRoute(merchants: MerchantResolver, facts: FactActor, logger: Logger, platform: boolean) {
   return async (request: Request, id: string, merchant: string | undefined): Promise<Response> => {
     const api = await merchants(merchant);
     let found: PaymentRequest;
@@ -36,7 +36,7 @@ export function paymentStatusRoute(merchants: MerchantResolver, facts: FactActor
       ]);
     }
     await recordFact(found, request, facts, logger);
-    return json(paymentStatusAnswer(found));
+    return json({ ...paymentStatusAnswer(found), ...(platform ? forMerchant(merchant) : {}) });
   };
 }
 

@@ -12,7 +12,7 @@ import {
   type ShopperChoice,
 } from '@paykit/core';
 import { withChoice } from '../../facts/created-from.js';
-import { paymentAnswer } from '../answers.js';
+import { forMerchant, paymentAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
 import { hookContext, json, readJsonObject, webRequest } from '../http.js';
 import { DEFAULT_IDEMPOTENCY_POLICY, defaultIdempotencyScope, runIdempotently } from '../idempotency.js';
@@ -87,7 +87,8 @@ async function start(
   }
   try {
     const created = await api.createPaymentRequest(metadata === undefined ? decided : { ...decided, metadata });
-    return { ...paymentAnswer(created), url: created.url };
+    // A shop's handler ignores a `merchant` the page sends: only a platform's says which merchant it used.
+    return { ...paymentAnswer(created), url: created.url, ...(options.platform ? forMerchant(choice.merchant) : {}) };
   } catch (error) {
     // The API (or the client's schema before it) refusing the hook's own price is the shop's to fix.
     if (refusesDecidedPrice(error)) {
