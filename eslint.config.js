@@ -242,4 +242,7 @@ export default defineConfig(
     rules: { 'no-console': 'off' },
   },
   { files: TESTS, rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  // The JavaScript of the examples (scripts/examples-js.ts writes them): Bun's and Deno's globals are theirs, as
+  // runtime-globals.d.ts declares them for the TypeScript.
+  { files: ['packages/server/examples/js/**'], languageOptions: { globals: { Bun: 'readonly', Deno: 'readonly' } } },
 );

@@ -1,9 +1,11 @@
 /**
  * A newcomer's first checkout, outside this repository (issue 26, item 2): a fresh application folder in the
  * system's temp directory installs the packed packages with npm (`pnpm pack:local`'s tarballs, one `npm install`,
- * no workspace links) and Express from the registry; its server is the server README's Express example and its
- * pages the elements README's first example, both taken from the markdown as they are (only the placeholders
- * a reader replaces are replaced: the script's URL, the checkout origin), so a README that drifts fails here. The
+ * no workspace links) and Express and Hono from the registry; its server is the server README's Express example in
+ * its JavaScript (examples/js/express.js, run by plain Node: test/framework-examples.test.ts holds the README's
+ * block to the example and the JavaScript to the TypeScript) and its pages the elements README's first example,
+ * taken from the markdown as it is (only the placeholders a reader replaces are replaced: the script's URL, the
+ * checkout origin), so a README that drifts fails here. The JavaScript Hono example runs too, on the same Node. The
  * sandbox is the installed `paykit-sandbox` command. Chromium buys the mug, pays on the sandbox checkout, and the
  * return page and the shop's own order route say it is paid. Then a platform: the sandbox started with
  * `--seed platform`, the server README's one-file platform and its two pages (with the values the seed printed),
@@ -12,7 +14,7 @@
 import { launchChromium } from '@paykit/test-support/browser';
 import { freePort } from '@paykit/test-support/loopback';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,12 +70,14 @@ beforeAll(async () => {
   await mkdir(join(app, 'public'), { recursive: true });
   // The run's tarballs of this build (packed once: the runtime matrix and check:packages use the same).
   const packed = await packOnce();
-  const express = JSON.parse(await readFile(new URL('packages/server/package.json', ROOT), 'utf8')).devDependencies
-    .express as string;
+  const devDependencies = JSON.parse(await readFile(new URL('packages/server/package.json', ROOT), 'utf8'))
+    .devDependencies as Record<string, string>;
+  // Express for the README's shop, Hono and its Node server for the Hono example.
+  const frameworks = ['express', 'hono', '@hono/node-server'].map((name) => `${name}@${devDependencies[name]}`);
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));
-  // The line pnpm pack:local prints, plus Express: one npm install, from the registry and the tarballs only.
+  // The line pnpm pack:local prints, plus the frameworks: one npm install, from the registry and the tarballs only.
   const [npm, install, ...tarballs] = installLine(packed).split(' ');
-  await run(npm!, [install!, ...tarballs, `express@${express}`, '--no-audit', '--no-fund', '--prefer-offline'], {
+  await run(npm!, [install!, ...tarballs, ...frameworks, '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd: app,
   });
   browser = await launchChromium();
@@ -117,14 +121,14 @@ describe('an Express shop outside the workspace, from the tarballs and the READM
     await writeFile(join(app, 'public/index.html'), page(fill(payPage!, 'https://checkout.example', sandboxUrl)));
     await writeFile(join(app, 'public/thanks.html'), page(returnPart!));
 
-    // The server: the server README's Express example, as it is.
-    await writeFile(join(app, 'server.ts'), await readmeBlock('server', '## Express', 'ts'));
+    // The server: the server README's Express example (test/framework-examples.test.ts holds the README's block
+    // to examples/express.ts), in its JavaScript, run by plain Node as a newcomer without a TypeScript loader does.
+    await copyFile(new URL('packages/server/examples/js/express.js', ROOT), join(app, 'server.js'));
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const tsx = fileURLToPath(import.meta.resolve('tsx'));
     const shop = startUntil(
       process.execPath,
-      ['--import', tsx, 'server.ts'],
+      ['server.js'],
       {
         cwd: app,
         env: {
@@ -166,6 +170,52 @@ describe('an Express shop outside the workspace, from the tarballs and the READM
     expect(problems).toEqual([]);
     await tab.close();
   });
+
+  it(
+    'runs the JavaScript Hono example on this Node: a page of the shop starts a checkout',
+    { timeout: 60_000 },
+    async () => {
+      const sandbox = startUntil(
+        join(app, 'node_modules/.bin/paykit-sandbox'),
+        ['--port', '0'],
+        { cwd: app },
+        /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+      );
+      children.push(sandbox.child);
+      const sandboxUrl = (await sandbox.matched)[1]!;
+      await copyFile(new URL('packages/server/examples/js/hono.js', ROOT), join(app, 'hono.js'));
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const shop = startUntil(
+        process.execPath,
+        ['hono.js'],
+        {
+          cwd: app,
+          env: {
+            ...process.env,
+            PORT: String(port),
+            PUBLIC_ORIGIN: origin,
+            PAYMENTS_API_URL: sandboxUrl,
+            PAYMENTS_API_KEY: 'sandbox_api_key_demo_store',
+            PAYMENTS_SALT: 'sandbox_salt_demo_store',
+          },
+        },
+        /listening on /,
+      );
+      children.push(shop.child);
+      await shop.matched;
+      const started = await fetch(`${origin}/paykit/payment-requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ reference: 'sku-mug' }),
+      });
+      expect(started.status).toBe(201);
+      const body = (await started.json()) as { status: string; amount: string; url: string };
+      expect(body).toMatchObject({ status: 'pending', amount: '12.50' });
+      expect(new URL(body.url).origin).toBe(sandboxUrl);
+      expect(await (await fetch(`${origin}/`)).text()).toBe('The shop');
+    },
+  );
 
   it(
     'connects a merchant: the seeded platform, its connect button, the sandbox dashboard, the return page',

@@ -16,6 +16,8 @@ function setting(name: string): string {
 
 /** The shop's prices: the only place a price comes from. */
 const PRICES: Record<string, number> = { 'sku-mug': 12.5, 'sku-tee': 30 };
+// The address shoppers open the shop at, as the browser shows it: locally PUBLIC_ORIGIN=http://127.0.0.1:3000,
+// in production your https origin. The handler refuses pages of any other origin (and logs which, once).
 const origin = setting('PUBLIC_ORIGIN');
 
 const paykit = createPaykitHandler({

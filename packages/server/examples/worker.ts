@@ -40,6 +40,7 @@ export default {
     try {
       const paykit = createPaykitHandler({
         api: { apiBaseUrl: env.PAYMENTS_API_URL, apiKey: env.PAYMENTS_API_KEY },
+        // The shop's address as shoppers' browsers show it (a var): http://localhost:8787 under wrangler dev.
         publicOrigin: env.PUBLIC_ORIGIN,
         returnUrl: `${env.PUBLIC_ORIGIN}/thanks`,
         webhookUrl: `${env.PUBLIC_ORIGIN}/paykit/webhooks`,

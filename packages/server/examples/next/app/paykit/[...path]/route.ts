@@ -27,6 +27,8 @@ let paykit: PaykitHandler | undefined;
 function handler(): PaykitHandler {
   paykit ??= createPaykitHandler({
     api: { apiBaseUrl: setting('PAYMENTS_API_URL'), apiKey: setting('PAYMENTS_API_KEY') },
+    // The address shoppers open the shop at, as the browser shows it: locally PUBLIC_ORIGIN=http://127.0.0.1:3000
+    // (next start's), in production your https origin. Pages of any other origin are refused (and logged, once).
     publicOrigin: setting('PUBLIC_ORIGIN'),
     returnUrl: `${setting('PUBLIC_ORIGIN')}/thanks`,
     webhookUrl: `${setting('PUBLIC_ORIGIN')}/paykit/webhooks`,
