@@ -59,6 +59,48 @@ function startUntil(command: string, args: string[], options: { cwd: string; env
   return { child, matched, output: () => out };
 }
 
+/** Starts the installed `paykit-sandbox` on a free port; its URL. */
+async function startSandboxCommand(): Promise<string> {
+  const sandbox = startUntil(
+    join(app, 'node_modules/.bin/paykit-sandbox'),
+    ['--port', '0'],
+    { cwd: app },
+    /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+  );
+  children.push(sandbox.child);
+  return (await sandbox.matched)[1]!;
+}
+
+/**
+ * Copies an example's JavaScript (packages/server/examples/js) into the application as `as` and runs it with plain
+ * Node, on a free port, with the seeded business's settings in its environment; its origin once it says `ready`.
+ */
+async function startJavaScriptExample(example: string, as: string, sandboxUrl: string, ready: RegExp) {
+  await copyFile(new URL(`packages/server/examples/js/${example}`, ROOT), join(app, as));
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const shop = startUntil(
+    process.execPath,
+    [as],
+    {
+      cwd: app,
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        PORT: String(port),
+        PUBLIC_ORIGIN: origin,
+        PAYMENTS_API_URL: sandboxUrl,
+        PAYMENTS_API_KEY: 'sandbox_api_key_demo_store',
+        PAYMENTS_SALT: 'sandbox_salt_demo_store',
+      },
+    },
+    ready,
+  );
+  children.push(shop.child);
+  await shop.matched;
+  return origin;
+}
+
 let dir: string;
 let app: string;
 let browser: Browser;
@@ -103,14 +145,7 @@ describe('an Express shop outside the workspace, from the tarballs and the READM
   });
 
   it('takes a payment: pay button, sandbox checkout, return page, the shop’s order', { timeout: 120_000 }, async () => {
-    const sandbox = startUntil(
-      join(app, 'node_modules/.bin/paykit-sandbox'),
-      ['--port', '0'],
-      { cwd: app },
-      /listening on (http:\/\/127\.0\.0\.1:\d+)/,
-    );
-    children.push(sandbox.child);
-    const sandboxUrl = (await sandbox.matched)[1]!;
+    const sandboxUrl = await startSandboxCommand();
 
     // The pages: the elements README's first example, split where it says "on the return page".
     const pages = await readmeBlock('elements', undefined, 'html');
@@ -123,28 +158,7 @@ describe('an Express shop outside the workspace, from the tarballs and the READM
 
     // The server: the server README's Express example (test/framework-examples.test.ts holds the README's block
     // to examples/express.ts), in its JavaScript, run by plain Node as a newcomer without a TypeScript loader does.
-    await copyFile(new URL('packages/server/examples/js/express.js', ROOT), join(app, 'server.js'));
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const shop = startUntil(
-      process.execPath,
-      ['server.js'],
-      {
-        cwd: app,
-        env: {
-          ...process.env,
-          NODE_ENV: 'development',
-          PORT: String(port),
-          PUBLIC_ORIGIN: origin,
-          PAYMENTS_API_URL: sandboxUrl,
-          PAYMENTS_API_KEY: 'sandbox_api_key_demo_store',
-          PAYMENTS_SALT: 'sandbox_salt_demo_store',
-        },
-      },
-      /shop on /,
-    );
-    children.push(shop.child);
-    await shop.matched;
+    const origin = await startJavaScriptExample('express.js', 'server.js', sandboxUrl, /shop on /);
 
     const tab = await browser.newPage();
     const problems: string[] = [];
@@ -175,35 +189,8 @@ describe('an Express shop outside the workspace, from the tarballs and the READM
     'runs the JavaScript Hono example on this Node: a page of the shop starts a checkout',
     { timeout: 60_000 },
     async () => {
-      const sandbox = startUntil(
-        join(app, 'node_modules/.bin/paykit-sandbox'),
-        ['--port', '0'],
-        { cwd: app },
-        /listening on (http:\/\/127\.0\.0\.1:\d+)/,
-      );
-      children.push(sandbox.child);
-      const sandboxUrl = (await sandbox.matched)[1]!;
-      await copyFile(new URL('packages/server/examples/js/hono.js', ROOT), join(app, 'hono.js'));
-      const port = await freePort();
-      const origin = `http://127.0.0.1:${port}`;
-      const shop = startUntil(
-        process.execPath,
-        ['hono.js'],
-        {
-          cwd: app,
-          env: {
-            ...process.env,
-            PORT: String(port),
-            PUBLIC_ORIGIN: origin,
-            PAYMENTS_API_URL: sandboxUrl,
-            PAYMENTS_API_KEY: 'sandbox_api_key_demo_store',
-            PAYMENTS_SALT: 'sandbox_salt_demo_store',
-          },
-        },
-        /listening on /,
-      );
-      children.push(shop.child);
-      await shop.matched;
+      const sandboxUrl = await startSandboxCommand();
+      const origin = await startJavaScriptExample('hono.js', 'hono.js', sandboxUrl, /listening on /);
       const started = await fetch(`${origin}/paykit/payment-requests`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin },
