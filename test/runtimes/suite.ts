@@ -136,7 +136,7 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
   async 'webhooks: the notification (form, hmac) and the event (JSON, Hitpay-Signature), acted on once'(host) {
     const business = await newBusiness(host, 'Runtime Webhooks');
     const events: ConfirmedEvent[] = [];
-    await withShop(host, business, { onEvent: (event) => void events.push(event) }, async ({ origin }) => {
+    await withShop(host, business, { onEvent: (event) => void events.push(event) }, async ({ origin }, logger) => {
       await sandboxCall(host, 'POST', '/_sandbox/webhook-endpoints', {
         business_id: business.id,
         url: `${origin}/paykit/webhooks`,
@@ -184,6 +184,15 @@ const checks: Record<string, (host: Host) => Promise<void>> = {
       const unsigned = await fetch(`${origin}/paykit/webhooks`, { method: 'POST', body: form });
       expectEqual(unsigned.status, 401, 'a notification with a wrong hmac: status');
       expectEqual(events.length, 1, 'nothing more acted on after the forgeries');
+      // The first refusal of a signature is the shop's to hear of, once (the second is counted): webhookSalt named,
+      // never the salt itself.
+      expectEqual(logger.lines.length, 1, `one log line for the two forgeries (${JSON.stringify(logger.lines)})`);
+      expectTrue(
+        logger.lines[0]!.startsWith('paykit: signature_mismatch: ') && logger.lines[0]!.includes('webhookSalt'),
+        `the line names the refusal and webhookSalt (${logger.lines[0]})`,
+      );
+      expectTrue(!logger.lines[0]!.includes(business.salt), 'the line does not quote the salt');
+      logger.lines.length = 0;
     });
   },
 
@@ -509,7 +518,7 @@ async function withShop(
   host: Host,
   business: SandboxBusiness,
   options: Partial<PaykitHandlerOptions>,
-  body: (served: Served) => Promise<void>,
+  body: (served: Served, logger: Logger & { lines: string[] }) => Promise<void>,
 ): Promise<void> {
   const logger = capturingLogger();
   let handler: PaykitHandler | undefined;
@@ -528,7 +537,7 @@ async function withShop(
       logger,
       ...options,
     });
-    await body(served);
+    await body(served, logger);
     expectEqual(logger.lines, [], 'nothing logged by the shop’s handler');
   } finally {
     await served.close();
