@@ -121,7 +121,7 @@ describe('POST /paykit/payment-requests', () => {
     expect(stored).toMatchObject({ redirectUrl: `${base}/return`, webhook: `${base}/paykit/webhooks` });
   });
 
-  it('refuses a tampered amount or currency with amount_mismatch, creating nothing', async () => {
+  it('refuses a tampered amount (amount_mismatch) or currency (checkout_misconfigured), creating nothing', async () => {
     const before = await sandboxRequestCount();
     const cheaper = await post('/paykit/payment-requests', { reference: 'sku-tee', amount: '0.01' });
     expect(cheaper.status).toBe(409);
