@@ -15,10 +15,12 @@ type Field = (typeof PAYMENT_FIELDS)[number];
 
 describe("the handler's answers", () => {
   it('are made from PAYMENT_FIELDS: its names, the first four required, the others optional', () => {
-    expectTypeOf<keyof PaymentStatus>().toEqualTypeOf<Field>();
+    // A platform's handler adds `merchant` (ForMerchant) to both; the elements read only PAYMENT_FIELDS.
+    expectTypeOf<keyof PaymentStatus>().toEqualTypeOf<Field | 'merchant'>();
     expectTypeOf<keyof PaymentAnswer>().toEqualTypeOf<'id' | 'status' | 'amount' | 'currency'>();
-    expectTypeOf<keyof CheckoutStarted>().toEqualTypeOf<keyof PaymentAnswer | 'url'>();
+    expectTypeOf<keyof CheckoutStarted>().toEqualTypeOf<keyof PaymentAnswer | 'url' | 'merchant'>();
     expectTypeOf<PaymentStatus['purpose']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<PaymentStatus['merchant']>().toEqualTypeOf<string | undefined>();
   });
 
   it('refuse an answer built without one of their fields, or with one of another type', () => {
