@@ -190,12 +190,15 @@ describe('reconcile', () => {
   });
 
   it('stops at its deadline and says it did not finish', async () => {
-    for (let i = 0; i < 3; i += 1) await settled('succeeded');
+    // The handler (its event store) before the payments, as a shop runs: payments settled first, in the second
+    // before the store was made, are outside what it remembers and not acted on at all (a CI run at 93a5b0e met
+    // that: the sweep then finished in time and reported complete).
     const slow = createPaykitHandler({
       api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
       createPaymentRequest: () => ({ amount: '1.00', currency: 'SGD' }),
       onEvent: () => new Promise((resolve) => setTimeout(resolve, 400)),
     });
+    for (let i = 0; i < 3; i += 1) await settled('succeeded');
     const report = await slow.reconcile({ since: Date.now() - 60_000, concurrency: 1, deadlineMs: 300 });
     expect(report.complete).toBe(false);
     expect(report.acted).toBeLessThan(3);
