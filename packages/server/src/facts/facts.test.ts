@@ -191,7 +191,7 @@ describe('reconcile', () => {
 
   it('stops at its deadline and says it did not finish', async () => {
     // The handler (its event store) before the payments, as a shop runs: payments settled first, in the second
-    // before the store was made, are outside what it remembers and not acted on at all (a CI run at 93a5b0e met
+    // before the store was made, are outside what it remembers and not acted on at all (the fresh-clone CI run at dd39608 met
     // that: the sweep then finished in time and reported complete).
     const slow = createPaykitHandler({
       api: { apiBaseUrl: sandbox.url, apiKey: sandbox.seed.apiKey },
