@@ -287,9 +287,12 @@ describe('sandbox write routes under random and hostile bodies', () => {
             expect(fingerprint()).toBe(before);
           },
         ),
-        { numRuns: 100 },
+        // The valid body first, as JSON, then 100 random ones: the success path (and the check that an accepted
+        // write changes the fingerprint) is always taken, not only when the random draws happen to reach it. Left to
+        // chance, POST /v1/refunds drew no acceptable refund in 100 runs once (a fresh-clone CI run at 29b9c9b).
+        { numRuns: 100, examples: [[route.valid(), 'json']] },
       );
-      // Random bodies must also reach the success path, or the property only ever saw refusals.
+      // The property must have seen the success path, or it only ever checked refusals.
       if (!route.label.includes('unknown id')) expect(accepted).toBeGreaterThan(0);
     });
   }
