@@ -72,7 +72,7 @@ export function apiFailureOf(error: unknown): ApiFailure | undefined {
 }
 
 /** The system's code of a failed fetch (undici puts it on `cause`), such as `ECONNREFUSED`. */
-function systemReason(error: unknown): string | undefined {
+export function systemReason(error: unknown): string | undefined {
   for (let at: unknown = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth += 1) {
     const code = 'code' in at ? at.code : undefined;
     if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;

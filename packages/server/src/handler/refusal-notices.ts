@@ -40,9 +40,9 @@ export interface RefusalNoticeOptions {
   now?: () => number;
 }
 
+/** When a key's line was last written, and how many refusals of it were counted since, not written. */
 interface Seen {
   at: number;
-  since: number;
   quiet: number;
 }
 
@@ -73,9 +73,9 @@ export function refusalNotices(
     }
     const more =
       last && last.quiet > 0
-        ? ` (${last.quiet} more refused the same way since ${new Date(last.since).toISOString()}, not written)`
+        ? ` (${last.quiet} more refused the same way since ${new Date(last.at).toISOString()}, not written)`
         : '';
-    keys.set(key, { at: time, since: time, quiet: 0 });
+    keys.set(key, { at: time, quiet: 0 });
     logger.warn(line + more);
   };
   return {

@@ -4,6 +4,7 @@
  * found at start, not by the first shopper who paid. A warning, not an error: the page may be served by another
  * process that is not up yet, or only behind the shop's sign-in.
  */
+import { systemReason } from '../api/transport.js';
 
 /** How long the return page may take to answer the check. */
 const CHECK_TIMEOUT_MS = 5_000;
@@ -35,12 +36,8 @@ export async function returnPageWarning(returnUrl: string): Promise<string | und
   return undefined;
 }
 
-/** The system's code of a failed fetch (undici puts it on `cause`), or the error's own words. */
+/** The system's code of a failed fetch (`ECONNREFUSED`), or the error's own words. */
 function reasonOf(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${CHECK_TIMEOUT_MS / 1000} s`;
-  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth += 1) {
-    const code = 'code' in at ? at.code : undefined;
-    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
-  }
-  return error instanceof Error ? error.message : String(error);
+  return systemReason(error) ?? (error instanceof Error ? error.message : String(error));
 }
