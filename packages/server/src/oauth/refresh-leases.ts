@@ -5,7 +5,7 @@
  * calls the token endpoint, the others wait and read the tokens it stores. A lease lapses by itself, so that a
  * holder that died (a killed process) does not wedge the merchant.
  */
-import type { MerchantCredentials } from './connection-store.js';
+import type { MerchantCredentials } from './merchant-credentials.js';
 
 /**
  * Refresh leases on the connections of a {@link ConnectionStore}. A store shared by several instances
