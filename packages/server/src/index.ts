@@ -13,6 +13,7 @@ export {
   type CheckReport,
   type PaykitHandler,
 } from './handler/create-handler.js';
+export type { Answer, BodyReader, Exchange, HeaderReader } from './handler/exchange.js';
 export type {
   ConfirmedEvent,
   EventContext,

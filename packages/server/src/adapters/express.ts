@@ -3,13 +3,10 @@
  * middleware; requests inside it are answered by the handler, whether or not a body parser ran first.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handleNodeRequest, type ConsumedBody } from './node.js';
+import { handleNodeRequest, type ConsumedBody, type NodeHandler } from './node.js';
 
-/** The handler as the middleware needs it. */
-export interface PrefixedHandler {
-  (request: Request): Promise<Response>;
-  readonly prefix: string;
-}
+/** The handler as the middleware needs it: a {@link NodeHandler} (paykit's answers exchanges) with its prefix. */
+export type PrefixedHandler = NodeHandler & { readonly prefix: string };
 
 type ConnectRequest = IncomingMessage & { originalUrl?: string; body?: unknown; _body?: boolean };
 

@@ -1,8 +1,10 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acceptDeferredRequests, json, readBody, webRequest } from '../handler/http.js';
-import { toNodeListener } from './node.js';
+import type { Answer, Exchange } from '../handler/exchange.js';
+import { json, readBody } from '../handler/http.js';
+import { webResponse } from '../handler/web-exchange.js';
+import { toNodeListener, type NodeHandler } from './node.js';
 
 let server: Server | undefined;
 afterEach(() => {
@@ -12,14 +14,27 @@ afterEach(() => {
 });
 
 /**
- * Whether the handlers of a test say they read requests through handler/http.ts (as paykit's own does), so that
- * the adapter hands them a request without a web Request built: every test below runs both ways.
+ * Whether the handlers of a test also answer a plain exchange (as paykit's own does), so that the adapter hands
+ * them the request read straight off node:http, its web Request made only when read (`exchange.request()`, what
+ * a hook gets), and writes their plain answer: every test below runs both ways.
  */
 let deferred = false;
 
+/** The answer of a web Response, as a handler that answers exchanges gives it (one value per header). */
+async function answerOf(response: Response): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  // Iteration gives each Set-Cookie apart: joined here, as any other repeated header.
+  response.headers.forEach((value, name) => (headers[name] = name in headers ? `${headers[name]}, ${value}` : value));
+  return { status: response.status, headers, body: response.body ? await response.text() : null };
+}
+
 async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
-  if (deferred) acceptDeferredRequests(handler);
-  server = createServer(toNodeListener(handler));
+  const served: NodeHandler = deferred
+    ? Object.assign(handler, {
+        answer: async (exchange: Exchange) => answerOf(await handler(exchange.request())),
+      })
+    : handler;
+  server = createServer(toNodeListener(served));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
@@ -55,7 +70,7 @@ function abortOf(signal: AbortSignal): Promise<string> {
 
 describe.each([
   ['any handler (a web Request)', false],
-  ["paykit's handler (the Request made only when read)", true],
+  ["paykit's kind of handler (a plain exchange, its Request made only when read)", true],
 ])('toNodeListener, %s', (_name, deferring) => {
   beforeEach(() => {
     deferred = deferring;
@@ -74,7 +89,8 @@ describe.each([
     const answer = await fetch(`${url}/some/path?x=1`, { method: 'PUT', headers: { 'x-test': 'yes' }, body: 'héllo' });
     expect(answer.status).toBe(202);
     expect(answer.headers.get('x-seen')).toBe('yes');
-    expect(answer.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    // A web Response's every Set-Cookie; an exchange's answer has one value per header (paykit sets no cookie).
+    expect(answer.headers.getSetCookie()).toEqual(deferred ? ['a=1, b=2'] : ['a=1', 'b=2']);
     const text = await answer.text();
     expect(text).toBe('PUT /some/path: héllo');
     expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
@@ -101,7 +117,7 @@ describe.each([
   });
 
   it('writes an answer made by json() from its text, with its length in bytes', async () => {
-    const url = await serve(async () => json({ message: 'déjà vu ✓' }, 201, { 'x-extra': '1' }));
+    const url = await serve(async () => webResponse(json({ message: 'déjà vu ✓' }, 201, { 'x-extra': '1' })));
     const answer = await fetch(url);
     expect(answer.status).toBe(201);
     expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -168,17 +184,22 @@ function postChunks(
   });
 }
 
-describe("toNodeListener with paykit's handler: the body read off the stream, no web Request", () => {
-  const deferredHandler = (handler: (request: Request) => Promise<Response>) => {
-    acceptDeferredRequests(handler);
-    return handler;
-  };
+describe("toNodeListener with a handler of plain exchanges (paykit's): the body read off the stream, no web Request", () => {
+  /** A handler that answers exchanges only: its web side is never called. */
+  const deferredHandler = (answer: (exchange: Exchange) => Promise<Answer>): NodeHandler =>
+    Object.assign(async () => new Response('the web side was called', { status: 500 }), { answer });
+  /** The limits of the tests' reads: 10 s, longer than any of them runs. */
+  const within = (maxBytes: number) => ({ maxBytes, timeoutMs: 10_000 });
+  beforeEach(() => {
+    // The handlers below answer exchanges themselves: serve() hands them over as they are.
+    deferred = false;
+  });
 
   it('reads a chunked body whole, and refuses one that grows past the limit with 413 and Connection: close', async () => {
     const url = await serve(
-      deferredHandler(async (request) => {
+      deferredHandler(async (exchange) => {
         try {
-          const { bytes } = await readBody(request, 64, ['application/json']);
+          const { bytes } = await readBody(exchange, within(64), ['application/json']);
           return json({ length: bytes.byteLength, text: new TextDecoder().decode(bytes) });
         } catch (error) {
           return json({ code: (error as { code?: string }).code }, (error as { status?: number }).status ?? 500);
@@ -196,16 +217,57 @@ describe("toNodeListener with paykit's handler: the body read off the stream, no
     expect(large.connection).toBe('close');
   });
 
+  it('reads method, URL and headers as the Request would (repeated ones joined, Cookie by "; ", names in any case)', async () => {
+    const names = ['Cookie', 'x-twice', 'X-TWICE', 'content-type', 'host', 'absent'];
+    let seen: unknown;
+    const url = await serve(
+      deferredHandler(async (exchange) => {
+        const real = exchange.request();
+        seen = {
+          method: [exchange.method, real.method],
+          url: [exchange.url.href, real.url],
+          headers: names.map((name) => [exchange.headers.get(name), real.headers.get(name)]),
+        };
+        return json({});
+      }),
+    );
+    const { port } = new URL(url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.end(
+          `DELETE /a/./b/../c?x=%20y HTTP/1.1\r\nHost: Shop.Example:${port}\r\ncookie: a=1\r\nCookie: b=2\r\n` +
+            'X-Twice: one\r\nx-twice:  two \r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n',
+        );
+      });
+      socket.on('data', () => undefined);
+      socket.on('end', resolve);
+      socket.on('error', reject);
+    });
+    const target = `http://shop.example:${port}/a/c?x=%20y`;
+    expect(seen).toEqual({
+      method: ['DELETE', 'DELETE'],
+      url: [target, target],
+      headers: [
+        ['a=1; b=2', 'a=1; b=2'],
+        ['one, two', 'one, two'],
+        ['one, two', 'one, two'],
+        ['text/plain', 'text/plain'],
+        [`Shop.Example:${port}`, `Shop.Example:${port}`],
+        [null, null],
+      ],
+    });
+  });
+
   it("gives the merchant's code a real Request: headers, URL, a used body, a signal", async () => {
     let seen: Record<string, unknown> = {};
     const url = await serve(
-      deferredHandler(async (request) => {
-        const { bytes } = await readBody(request, 1024, ['application/json']);
-        // What a hook gets (hookContext, webRequest): the Request the deferred one stands for.
-        const real = webRequest(request);
+      deferredHandler(async (exchange) => {
+        const { bytes } = await readBody(exchange, within(1024), ['application/json']);
+        // What a hook gets (hookContext): the Request the exchange stands for.
+        const real = exchange.request();
         seen = {
-          real: real instanceof Request && Object.getPrototypeOf(real) !== Object.getPrototypeOf(request),
-          same: webRequest(request) === real,
+          real: real instanceof Request,
+          same: exchange.request() === real,
           body: new TextDecoder().decode(bytes),
           cookie: real.headers.get('cookie'),
           url: real.url,
@@ -236,8 +298,8 @@ describe("toNodeListener with paykit's handler: the body read off the stream, no
   it('answers a client that goes away in the middle of its body, without waiting for it', async () => {
     let outcome: Promise<string> | undefined;
     const url = await serve(
-      deferredHandler(async (request) => {
-        outcome = readBody(request, 1024, ['application/json']).then(
+      deferredHandler(async (exchange) => {
+        outcome = readBody(exchange, within(1024), ['application/json']).then(
           () => 'read',
           (error: unknown) => (error instanceof Error ? error.message : String(error)),
         );

@@ -8,17 +8,7 @@
  * a refused body is never waited for.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  acceptsDeferredRequests,
-  BODY_READER,
-  jsonFields,
-  jsonText,
-  markBodyRebuilt,
-  setHeaders,
-  WEB_REQUEST,
-  type BodyReader,
-  type DeferredRequest,
-} from '../handler/http.js';
+import type { Answer, BodyReader, Exchange, HeaderReader } from '../handler/exchange.js';
 
 /** A request as Express and Connect pass it: `originalUrl` is the URL before any mount path was removed. */
 type NodeRequest = IncomingMessage & { originalUrl?: string };
@@ -33,6 +23,15 @@ export interface ConsumedBody {
 }
 
 /**
+ * What the adapters run: any web-standard handler; one that also answers a plain exchange (paykit's own, whose
+ * `answer` is `PaykitHandler.answer`) is given the request as an {@link Exchange} read straight off `node:http`,
+ * and its {@link Answer} is written as it is, without a web `Request` or `Response` made for either.
+ */
+export type NodeHandler = ((request: Request) => Promise<Response>) & {
+  readonly answer?: ((exchange: Exchange) => Promise<Answer>) | undefined;
+};
+
+/**
  * A `node:http` request listener that answers every request with `handler`.
  *
  * @example
@@ -40,17 +39,18 @@ export interface ConsumedBody {
  * http.createServer(toNodeListener(createPaykitHandler(options))).listen(3000, '127.0.0.1');
  * ```
  */
-export function toNodeListener(
-  handler: (request: Request) => Promise<Response>,
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(handler: NodeHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void handle(handler, req, res);
   };
 }
 
+/** The answer when the handler itself throws: a bug in the adapter's caller, and no detail leaves it. */
+const FAILED_BODY = '{"message":"Something went wrong.","code":"internal_error"}';
+
 /** Answers one request; used by the listener and by the Express middleware. */
 export async function handleNodeRequest(
-  handler: (request: Request) => Promise<Response>,
+  handler: NodeHandler,
   req: NodeRequest,
   res: ServerResponse,
   body?: ConsumedBody,
@@ -71,38 +71,49 @@ export async function handleNodeRequest(
     }
     return controller.signal;
   };
-  // paykit's own handler reads its request through handler/http.ts, which takes a NodeIncoming as it is: no web
-  // Request, no body stream. Any other handler gets a real Request.
-  let incoming: NodeIncoming | undefined;
-  let stream: ReturnType<typeof bodyStream> | undefined;
+  if (handler.answer) {
+    const exchange = new NodeExchange(req, signal, body);
+    let answer: Answer;
+    try {
+      answer = await handler.answer(exchange);
+    } catch {
+      answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: FAILED_BODY };
+    }
+    if (exchange.cancelled() && !req.complete) {
+      // The client may still be sending: say the connection ends, and drop what arrives until it does, so that
+      // unread bytes do not turn the close into a reset that could lose the answer on the client's side.
+      answer.headers.connection = 'close';
+      req.resume();
+    }
+    writeAnswer(answer, res);
+    return;
+  }
+  // Any other handler gets a real Request.
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const stream = body === undefined && hasBody ? bodyStream(req) : undefined;
   let response: Response;
   try {
-    let request: Request;
-    if (acceptsDeferredRequests(handler)) {
-      incoming = new NodeIncoming(req, signal, body);
-      // Duck-typed: a handler that accepts deferred requests reads only what NodeIncoming has (see above).
-      request = incoming as unknown as Request;
-    } else {
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      stream = body === undefined && hasBody ? bodyStream(req) : undefined;
-      request = toRequest(req, signal, body?.bytes ?? stream?.body);
-    }
-    if (body?.rebuilt) markBodyRebuilt(request);
-    response = await handler(request);
+    response = await handler(toRequest(req, signal, body?.bytes ?? stream?.body));
   } catch {
-    // The handler answers its own failures; this is a bug in the adapter's caller, and no detail leaves it.
-    response = new Response('{"message":"Something went wrong.","code":"internal_error"}', {
+    response = new Response(FAILED_BODY, {
       status: 500,
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
   }
-  if ((incoming?.cancelled() ?? stream?.cancelled()) && !req.complete) {
-    // The client may still be sending: say the connection ends, and drop what arrives until it does, so that
-    // unread bytes do not turn the close into a reset that could lose the answer on the client's side.
-    setHeaders(response, { connection: 'close' });
+  if (stream?.cancelled() && !req.complete) {
+    // As above.
+    response.headers.set('connection', 'close');
     req.resume();
   }
   return writeResponse(response, res);
+}
+
+/** Writes the handler's own answer: its status and headers as they are, its text at once, with its length. */
+function writeAnswer(answer: Answer, res: ServerResponse): void {
+  const { headers, body } = answer;
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  res.writeHead(answer.status, headers);
+  res.end(body ?? undefined);
 }
 
 /**
@@ -234,23 +245,21 @@ function consumedBodyReader(bytes: string | Uint8Array): BodyReader {
   };
 }
 
-/** The members of `Request.prototype` that a {@link NodeIncoming} answers itself, without a Request. */
-const OWN = new Set<PropertyKey>(['constructor', 'method', 'url', 'headers', 'signal', 'body', Symbol.toStringTag]);
-
 /**
- * A request of `node:http` as paykit's handler reads it (a {@link DeferredRequest}): `method`, `url`, `headers`
- * and `signal` come from `req`, and the body is read off `req` itself, without the web `Request` and its body
- * stream that {@link toRequest} builds. Anything else of a `Request` (`clone()`, `text()`, `cache`, ...), and
- * `body` unless the handler read it directly, is the real `Request`'s, made on first use: that Request is what a
- * hook of the merchant's gets ({@link WEB_REQUEST}). It passes `instanceof Request`; only the handler sees it.
+ * A request of `node:http` as paykit's handler reads it: `method`, `url` and `headers` come from `req`, and the
+ * body is read off `req` itself, without the web `Request` and its body stream that {@link toRequest} builds.
+ * The `Request` is made only when a hook of the merchant's asks for it ({@link NodeExchange.request}).
  */
-class NodeIncoming implements DeferredRequest {
+class NodeExchange implements Exchange {
+  readonly method: string;
+  readonly receivedAt = Date.now();
+  readonly bodyRebuilt: boolean;
   readonly #req: NodeRequest;
   readonly #signal: () => AbortSignal;
   readonly #consumed: ConsumedBody | undefined;
   readonly #hasBody: boolean;
-  #url: string | undefined;
-  #headers: Headers | undefined;
+  #url: URL | undefined;
+  #headers: HeaderReader | undefined;
   #reader: (BodyReader & { cancelled?(): boolean }) | null | undefined;
   #request: Request | undefined;
   #stream: ReturnType<typeof bodyStream> | undefined;
@@ -259,29 +268,19 @@ class NodeIncoming implements DeferredRequest {
     this.#req = req;
     this.#signal = signal;
     this.#consumed = consumed;
-    this.#hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    this.method = req.method ?? 'GET';
+    this.#hasBody = this.method !== 'GET' && this.method !== 'HEAD';
+    this.bodyRebuilt = consumed?.rebuilt ?? false;
   }
 
-  get method(): string {
-    return this.#req.method ?? 'GET';
-  }
-
-  get url(): string {
-    this.#url ??= urlOf(this.#req).href;
+  get url(): URL {
+    this.#url ??= urlOf(this.#req);
     return this.#url;
   }
 
-  get headers(): Headers {
-    this.#headers ??= headersOf(this.#req);
+  get headers(): HeaderReader {
+    this.#headers ??= rawHeaderReader(this.#req.rawHeaders);
     return this.#headers;
-  }
-
-  get signal(): AbortSignal {
-    return this.#signal();
-  }
-
-  get body(): ReadableStream<Uint8Array> | null {
-    return this.#hasBody ? this[WEB_REQUEST]().body : null;
   }
 
   /** True when the handler stopped reading the body (too large, too slow): see {@link handleNodeRequest}. */
@@ -289,16 +288,18 @@ class NodeIncoming implements DeferredRequest {
     return (this.#reader?.cancelled?.() ?? false) || (this.#stream?.cancelled() ?? false);
   }
 
-  [BODY_READER](): BodyReader | null | undefined {
-    if (this.#reader === undefined && this.#request === undefined) {
+  body(): BodyReader | null {
+    if (this.#reader === undefined) {
       if (!this.#hasBody) this.#reader = null;
+      // A hook made the Request first: the body is its body's.
+      else if (this.#request) this.#reader = this.#request.body?.getReader() ?? null;
       else if (this.#consumed) this.#reader = consumedBodyReader(this.#consumed.bytes);
       else this.#reader = nodeBodyReader(this.#req);
     }
     return this.#reader;
   }
 
-  [WEB_REQUEST](): Request {
+  request(): Request {
     if (this.#request) return this.#request;
     let body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined;
     if (this.#reader) {
@@ -308,43 +309,41 @@ class NodeIncoming implements DeferredRequest {
       this.#stream = bodyStream(this.#req);
       body = this.#stream.body;
     }
-    this.#request = toRequest(this.#req, this.#signal, body, this.#headers);
+    this.#request = toRequest(this.#req, this.#signal, body);
     // The handler has read (or is reading) the body off `req`: the Request's body is a used one, as it would be.
     if (this.#reader) void this.#request.body?.getReader().read();
     return this.#request;
   }
-
-  static {
-    // Everything else of Request.prototype is the real Request's: its accessors read on it, its methods called
-    // on it.
-    for (const key of Reflect.ownKeys(Request.prototype)) {
-      if (OWN.has(key)) continue;
-      const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, key)!;
-      // Looked up on the Request each time: an IncomingRequest's own `clone` keeps the signal that aborts.
-      if (descriptor.get) {
-        Object.defineProperty(NodeIncoming.prototype, key, {
-          configurable: true,
-          get(this: NodeIncoming) {
-            return Reflect.get(this[WEB_REQUEST](), key);
-          },
-        });
-      } else if (typeof descriptor.value === 'function') {
-        Object.defineProperty(NodeIncoming.prototype, key, {
-          configurable: true,
-          writable: true,
-          value(this: NodeIncoming, ...args: unknown[]) {
-            const request = this[WEB_REQUEST]();
-            // The key names a method of Request.prototype (checked above), so the property is a function.
-            return (Reflect.get(request, key) as (...args: unknown[]) => unknown).apply(request, args);
-          },
-        });
-      }
-    }
-    Object.setPrototypeOf(NodeIncoming.prototype, Request.prototype);
-  }
 }
 
-function handle(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse) {
+/**
+ * The headers of `rawHeaders` as Node's `Headers.get` reads them (names in any case, repeated ones joined by
+ * `, `, repeated `Cookie` by `; `), in
+ * a plain map made on first use: a `Headers` validates and sorts every entry, which paykit's few reads do not need.
+ */
+function rawHeaderReader(rawHeaders: readonly string[]): HeaderReader {
+  let map: Map<string, string> | undefined;
+  return {
+    get(name) {
+      if (!map) {
+        map = new Map();
+        for (let i = 0; i < rawHeaders.length; i += 2) {
+          const key = rawHeaders[i];
+          const value = rawHeaders[i + 1];
+          // HTTP/2 pseudo-headers (":path") are not headers of a Request.
+          if (key === undefined || value === undefined || key.startsWith(':')) continue;
+          const lower = key.toLowerCase();
+          const before = map.get(lower);
+          // Node's Headers (undici) joins Cookie with "; ", as a client would have sent one header.
+          map.set(lower, before === undefined ? value : `${before}${lower === 'cookie' ? '; ' : ', '}${value}`);
+        }
+      }
+      return map.get(name.toLowerCase()) ?? null;
+    },
+  };
+}
+
+function handle(handler: NodeHandler, req: IncomingMessage, res: ServerResponse) {
   return handleNodeRequest(handler, req, res).catch(() => res.destroy());
 }
 
@@ -426,12 +425,11 @@ function toRequest(
   req: NodeRequest,
   signal: () => AbortSignal,
   body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>,
-  headers: Headers = headersOf(req),
 ): Request {
   // The Request parses the URL itself.
   const url = urlText(req);
   const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: headersOf(req) };
   if (method !== 'GET' && method !== 'HEAD') {
     init.body = body ?? null;
     init.duplex = 'half';
@@ -440,23 +438,13 @@ function toRequest(
 }
 
 /**
- * Writes the answer back. The handler's answers are small JSON documents: one write of the whole body, with
- * its length, is much cheaper than piping a stream. An answer made by `json` is written from its text at once,
- * without reading its body stream back (reading `response.body` would also make a lazily built Response, such
- * as @hono/node-server's, build its stream); any other body is read into one buffer first.
+ * Writes a web `Response` back (any handler but paykit's, whose answers {@link writeAnswer} writes). Its body is
+ * read into one buffer first and written at once with its length: the answers are small, and one write is much
+ * cheaper than piping a stream.
  */
 function writeResponse(response: Response, res: ServerResponse): Promise<void> | undefined {
-  const fields = jsonFields(response);
-  if (fields) {
-    // An answer of the handler's that is no Response yet: its fields as they are.
-    const text = jsonText(response)!;
-    res.writeHead(response.status, { ...fields, 'content-length': String(Buffer.byteLength(text)) });
-    res.end(text);
-    return undefined;
-  }
-  const text = jsonText(response);
-  if (text !== undefined || !response.body) {
-    send(response, res, text);
+  if (!response.body) {
+    send(response, res, undefined);
     return undefined;
   }
   return response.arrayBuffer().then((bytes) => send(response, res, Buffer.from(bytes)));

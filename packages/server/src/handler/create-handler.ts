@@ -17,7 +17,8 @@ import { apiFailureOf } from '../api/transport.js';
 import { apiFailureLine, errorResponse } from './error-response.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIdempotencyStore } from './idempotency-store.js';
-import { acceptDeferredRequests, hasBody, isDeferred, setBodyDeadline, setHeaders, webResponse } from './http.js';
+import type { Answer, Exchange } from './exchange.js';
+import type { BodyLimits } from './http.js';
 import { consoleLogger, redactingLogger, redactor } from './logger.js';
 import { refusalNotices } from './refusal-notices.js';
 import { returnPageWarning } from './return-page-check.js';
@@ -36,12 +37,20 @@ import {
   warnOfUnsignedWebhooks,
 } from './production-warnings.js';
 import { refuseMemoryStateOnWorkers } from '../runtime.js';
+import { webExchange, webResponse } from './web-exchange.js';
 
 /** A mounted handler: call it with any request; `prefix` tells adapters which paths are its own. */
 export interface PaykitHandler {
   (request: Request): Promise<Response>;
   /** The path prefix the routes live under, without a trailing slash. */
   readonly prefix: string;
+  /**
+   * Answers one request given as a plain {@link Exchange}, with a plain {@link Answer}: what calling the handler
+   * does, without a web `Request` or `Response`. For adapters that build the exchange from their own request
+   * type and write the answer themselves (`toNodeListener` and `paykitMiddleware` do); the merchant's hooks
+   * still get a `Request`, made from the exchange when they read it.
+   */
+  answer(exchange: Exchange): Promise<Answer>;
   /**
    * Sweeps the payment requests of a period through the API and runs `onEvent` once for each completed or failed
    * one not acted on yet (webhooks lost during an outage), through the same event store: safe on a schedule, on
@@ -158,6 +167,7 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
       );
     }
   }
+  const limits: BodyLimits = { maxBytes: maxBodyBytes, timeoutMs: bodyTimeoutMs };
   const origins = originPolicy(options.publicOrigin, options.allowedOrigins);
   const notices = refusalNotices(logger, origins);
   assertServedOrigin(options.returnUrl, 'returnUrl', origins);
@@ -174,15 +184,15 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
   const startCheckout = startCheckoutRoute(
     merchants,
     options,
-    maxBodyBytes,
+    limits,
     options.idempotencyStore ?? new MemoryIdempotencyStore(),
     logger,
   );
   // One store for every path that learns a fact (the webhooks, the shopper's return, reconcile): the hook runs once.
   const facts = factActor(options.eventStore ?? new MemoryEventStore(), options.onEvent, logger);
   const paymentStatus = paymentStatusRoute(merchants, facts, logger, options.platform !== undefined);
-  const webhooks = webhooksRoute(merchants, options, facts, maxBodyBytes);
-  const oauthCallback = options.platform && oauthCallbackRoute(options.platform, options, maxBodyBytes);
+  const webhooks = webhooksRoute(merchants, options, facts, limits);
+  const oauthCallback = options.platform && oauthCallbackRoute(options.platform, options, limits);
   const sweep = (sweepOptions: ReconcileOptions) =>
     reconcile(
       {
@@ -195,54 +205,53 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
       sweepOptions,
     );
 
-  const route = async (request: Request, path: string): Promise<Response> => {
+  const route = async (exchange: Exchange, path: string): Promise<Answer> => {
     if (path === PAYMENT_REQUESTS_PATH) {
-      allow(request, ['POST']);
-      assertSameSiteOrAllowed(request, origins);
-      return startCheckout(request);
+      allow(exchange, ['POST']);
+      assertSameSiteOrAllowed(exchange, origins);
+      return startCheckout(exchange);
     }
     // `{PAYMENT_REQUESTS_PATH}/{id}`: one more segment, not empty.
     const id = path.startsWith(`${PAYMENT_REQUESTS_PATH}/`) ? path.slice(PAYMENT_REQUESTS_PATH.length + 1) : '';
     if (id && !id.includes('/')) {
-      allow(request, ['GET']);
-      return paymentStatus(request, decodeSegment(id), singleParam(request, 'merchant'));
+      allow(exchange, ['GET']);
+      return paymentStatus(exchange, decodeSegment(id), singleParam(exchange, 'merchant'));
     }
     if (path === WEBHOOKS_PATH) {
-      allow(request, ['POST']);
-      return webhooks(request);
+      allow(exchange, ['POST']);
+      return webhooks(exchange);
     }
     if (path === OAUTH_CALLBACK_PATH && oauthCallback) {
-      allow(request, ['POST']);
+      allow(exchange, ['POST']);
       // Only the return page posts here, and a browser's fetch always sends Origin: a post without it is a
       // replay tool, refused before the code could reach the token endpoint.
-      assertSameSiteOrAllowed(request, origins, { requireOrigin: true });
-      return oauthCallback(request);
+      assertSameSiteOrAllowed(exchange, origins, { requireOrigin: true });
+      return oauthCallback(exchange);
     }
     throw new PaykitError('not_found', 'There is no such paykit route');
   };
 
-  const handler = async (request: Request): Promise<Response> => {
-    // Counted from arrival, so that time spent before a route reads the body counts too.
-    if (hasBody(request)) setBodyDeadline(request, Date.now() + bodyTimeoutMs);
-    const cors = corsHeaders(request, origins);
-    let response: Response;
+  const answer = async (exchange: Exchange): Promise<Answer> => {
+    let answered: Answer;
     try {
-      const path = new URL(request.url).pathname;
+      const path = exchange.url.pathname;
       if (path !== prefix && !path.startsWith(`${prefix}/`)) {
         throw new PaykitError('not_found', 'There is no such paykit route');
       }
-      response =
-        request.method === 'OPTIONS'
-          ? new Response(null, { status: 204 })
-          : await route(request, path.slice(prefix.length));
+      answered =
+        exchange.method === 'OPTIONS'
+          ? { status: 204, headers: {}, body: null }
+          : await route(exchange, path.slice(prefix.length));
     } catch (error) {
-      notices.refused(error, request);
-      response = errorResponse(error, logger);
+      notices.refused(error, exchange);
+      answered = errorResponse(error, logger);
     }
-    setHeaders(response, cors);
-    // The node adapter writes an answer as it is; anyone else (Deno, Bun, workers, a test) gets a Response.
-    return isDeferred(request) ? response : webResponse(response);
+    // An answer is the handler's own, made for this request: the CORS headers go on it as they are.
+    Object.assign(answered.headers, corsHeaders(exchange.headers, origins));
+    return answered;
   };
+  // Every runtime's Fetch API: the Request as an exchange, received now; the answer as a Response.
+  const handler = async (request: Request): Promise<Response> => webResponse(await answer(webExchange(request)));
   const check = async ({ merchant }: CheckOptions = {}): Promise<CheckReport> => {
     if (options.platform && merchant === undefined)
       throw new PaykitError(
@@ -265,9 +274,7 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
     for (const warning of warnings) logger.warn(warning);
     return { business, warnings };
   };
-  // Every route reads its request through http.ts: the node adapter may hand it a request without a web Request.
-  acceptDeferredRequests(handler);
-  return Object.assign(handler, { prefix, reconcile: sweep, check });
+  return Object.assign(handler, { prefix, reconcile: sweep, check, answer });
 }
 
 /** A failed {@link PaykitHandler.check} in words that name the setting: the key never, its option's name only. */
@@ -296,15 +303,15 @@ function knownSecrets(options: PaykitHandlerOptions): string[] {
   );
 }
 
-function allow(request: Request, methods: readonly string[]): void {
-  if (!methods.includes(request.method)) {
+function allow(exchange: Exchange, methods: readonly string[]): void {
+  if (!methods.includes(exchange.method)) {
     throw new PaykitError('method_not_allowed', `Use ${methods.join(' or ')} on this route`, { status: 405 });
   }
 }
 
 /** A query parameter that may appear at most once (two would let a cache and the handler disagree). */
-function singleParam(request: Request, name: string): string | undefined {
-  const values = new URL(request.url).searchParams.getAll(name);
+function singleParam(exchange: Exchange, name: string): string | undefined {
+  const values = exchange.url.searchParams.getAll(name);
   if (values.length > 1)
     throw new PaykitError('duplicate_parameter', `"${name}" appears more than once`, { status: 400 });
   return values[0];

@@ -9,6 +9,7 @@ import { createPlatform } from '../platform/platform.js';
 import { createPaykitHandler } from './create-handler.js';
 import { asUpstreamFailure, errorResponse } from './error-response.js';
 import type { Logger } from './logger.js';
+import { webResponse } from './web-exchange.js';
 
 function capture(): Logger & { lines: unknown[][] } {
   const lines: unknown[][] = [];
@@ -28,7 +29,7 @@ describe('errorResponse', () => {
   it('answers an internal_error with the generic 500 and keeps its words for the log', async () => {
     const logger = capture();
     const secretish = new PaykitError('internal_error', 'A stored connection could not be decrypted: wrong key');
-    const answer = errorResponse(secretish, logger);
+    const answer = webResponse(errorResponse(secretish, logger));
     expect(answer.status).toBe(500);
     expect(await answer.json()).toEqual({
       message: 'Something went wrong on the shop’s server. Please try again.',
@@ -38,7 +39,7 @@ describe('errorResponse', () => {
   });
 
   it('answers store_unavailable with 503 and Retry-After', async () => {
-    const answer = errorResponse(down(), capture());
+    const answer = webResponse(errorResponse(down(), capture()));
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(await answer.json()).toMatchObject({ code: 'store_unavailable' });

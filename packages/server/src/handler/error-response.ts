@@ -5,11 +5,12 @@
  */
 import { errorBody, httpStatusOf, PaykitError, type ErrorCode } from '@paykit/core';
 import { apiFailureOf, type ApiFailure } from '../api/transport.js';
+import type { Answer } from './exchange.js';
 import { json } from './http.js';
 import type { Logger } from './logger.js';
 
 /** Turns any thrown value into a JSON error answer. */
-export function errorResponse(error: unknown, logger: Logger): Response {
+export function errorResponse(error: unknown, logger: Logger): Answer {
   if (error instanceof PaykitError && error.code !== 'internal_error') {
     const status = httpStatusOf(error.code);
     // The browser gets the shop's words; what actually happened upstream (the cause) goes to the shop's log.

@@ -9,6 +9,7 @@
  * key was used: no conflict, no waiting, just a different key.
  */
 import { PaykitError } from '@paykit/core';
+import type { HeaderReader } from './exchange.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { Logger } from './logger.js';
 
@@ -47,7 +48,7 @@ export const DEFAULT_IDEMPOTENCY_POLICY: IdempotencyPolicy = { leaseMs: 30_000, 
  * The default scope of a request: a SHA-256 (hex) of its `Cookie` and `Authorization` headers, so that two
  * sessions never share a key. A retry whose cookies changed in between counts as another caller.
  */
-export async function defaultIdempotencyScope(request: Request): Promise<string> {
+export async function defaultIdempotencyScope(request: { readonly headers: HeaderReader }): Promise<string> {
   return digest(JSON.stringify([request.headers.get('cookie') ?? '', request.headers.get('authorization') ?? '']));
 }
 

@@ -16,6 +16,7 @@
  * @see https://www.w3.org/TR/fetch-metadata/
  */
 import { PaykitError } from '@paykit/core';
+import type { Exchange, HeaderReader } from './exchange.js';
 
 /** Which origins may call the handler's POST routes. */
 export interface OriginPolicy {
@@ -44,7 +45,7 @@ export interface OriginRequirement {
 
 /** Throws `cross_site_request` (403) unless the request may change state, per the policy. */
 export function assertSameSiteOrAllowed(
-  request: Request,
+  request: Pick<Exchange, 'headers' | 'url'>,
   policy: OriginPolicy,
   requirement: OriginRequirement = {},
 ): void {
@@ -94,8 +95,8 @@ export function assertServedOrigin(url: string | undefined, option: string, poli
 }
 
 /** CORS headers for an allowed cross-origin caller (none for the shop's own origin or a refused one). */
-export function corsHeaders(request: Request, policy: OriginPolicy): Record<string, string> {
-  const origin = request.headers.get('origin');
+export function corsHeaders(headers: HeaderReader, policy: OriginPolicy): Record<string, string> {
+  const origin = headers.get('origin');
   if (origin === null || !policy.crossOrigins.has(origin)) return {};
   return {
     'access-control-allow-origin': origin,
@@ -106,10 +107,10 @@ export function corsHeaders(request: Request, policy: OriginPolicy): Record<stri
   };
 }
 
-function isAllowed(origin: string, request: Request, policy: OriginPolicy): boolean {
+function isAllowed(origin: string, request: Pick<Exchange, 'url'>, policy: OriginPolicy): boolean {
   if (origin === policy.publicOrigin || policy.crossOrigins.has(origin)) return true;
   if (policy.publicOrigin !== undefined) return false;
-  const own = new URL(request.url);
+  const own = request.url;
   return isLoopback(own.hostname) && origin === own.origin;
 }
 

@@ -16,6 +16,7 @@ import { createPaykitHandler } from './create-handler.js';
 import type { PaykitHandlerOptions } from './options.js';
 import { originPolicy } from './origin-guard.js';
 import { refusalNotices } from './refusal-notices.js';
+import { webExchange } from './web-exchange.js';
 
 const WRONG_SALT = 'salt-of-another-business-0123456789';
 
@@ -177,7 +178,7 @@ describe('the Payments API out of reach', () => {
 describe('the hour (the notices alone, with their clock)', () => {
   const refusal = () => new PaykitError('cross_site_request', 'refused', { status: 403 });
   const request = (origin: string) =>
-    new Request('http://127.0.0.1:3000/paykit/payment-requests', { method: 'POST', headers: { origin } });
+    webExchange(new Request('http://127.0.0.1:3000/paykit/payment-requests', { method: 'POST', headers: { origin } }));
 
   it('writes the same refusal again after an hour, with how many were not written', () => {
     let now = Date.parse('2026-11-29T08:00:00Z');

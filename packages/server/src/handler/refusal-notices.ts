@@ -14,6 +14,7 @@
 import { PaykitError } from '@paykit/core';
 import { apiFailureOf } from '../api/transport.js';
 import { apiFailureLine } from './error-response.js';
+import type { Exchange } from './exchange.js';
 import type { Logger } from './logger.js';
 import type { OriginPolicy } from './origin-guard.js';
 
@@ -31,7 +32,7 @@ const OTHERS = '(others)';
 /** Decides, for each refused request, whether the log hears of it. */
 export interface RefusalNotices {
   /** Writes a warning for `error` if it is a configuration mistake not written within the hour for its key. */
-  refused(error: unknown, request: Request): void;
+  refused(error: unknown, request: Pick<Exchange, 'headers' | 'url'>): void;
 }
 
 /** Options of {@link refusalNotices}; the defaults are the handler's. */
@@ -88,8 +89,12 @@ export function refusalNotices(
 }
 
 /** The kind, key and line of a refusal that is the shop's configuration, or nothing for any other failure. */
-function describe(error: PaykitError, request: Request, policy: OriginPolicy): Notice | undefined {
-  const path = new URL(request.url).pathname;
+function describe(
+  error: PaykitError,
+  request: Pick<Exchange, 'headers' | 'url'>,
+  policy: OriginPolicy,
+): Notice | undefined {
+  const path = request.url.pathname;
   const code = error.code;
   if (code === 'cross_site_request') return originNotice(request, path, policy);
   if (code === 'signature_missing' || code === 'signature_malformed' || code === 'signature_mismatch') {
@@ -129,7 +134,7 @@ const SIGNATURE_PROBLEM = {
 } as const;
 
 /** A page's origin refused: which, what the options hold, what to set. */
-function originNotice(request: Request, path: string, policy: OriginPolicy): Notice | undefined {
+function originNotice(request: Pick<Exchange, 'headers'>, path: string, policy: OriginPolicy): Notice | undefined {
   // Without Origin the caller is a script or a tool, not a page of the shop: its own mistake.
   const origin = request.headers.get('origin');
   if (origin === null) return undefined;

@@ -21,6 +21,7 @@ import {
   type WebhookEventObject,
   type WebhookEventType,
 } from '@paykit/core';
+import type { HeaderReader } from '../handler/exchange.js';
 import { parseJsonObject } from '../handler/http.js';
 import { EVENT_RULES, OBJECT_SCHEMAS } from './event-rules.js';
 import { checkHmacSha256 } from './signature.js';
@@ -63,7 +64,11 @@ export interface WebhookClaim {
 }
 
 /** Reads the bytes of a webhook in the format its media type names (one of {@link WEBHOOK_MEDIA_TYPES}). */
-export function receiveWebhook(mediaType: string, bytes: Uint8Array<ArrayBuffer>, headers: Headers): ReceivedWebhook {
+export function receiveWebhook(
+  mediaType: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  headers: HeaderReader,
+): ReceivedWebhook {
   if (mediaType === 'application/x-www-form-urlencoded') {
     const fields = [...new URLSearchParams(decodeUtf8(bytes))];
     const seen = new Set<string>();

@@ -14,7 +14,8 @@ import * as z from 'zod';
 import type { Platform } from '../../platform/platform.js';
 import { connectedBusinessAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
-import { hookContext, json, readJsonObject } from '../http.js';
+import type { Answer, Exchange } from '../exchange.js';
+import { hookContext, json, readJsonObject, type BodyLimits } from '../http.js';
 import type { PaykitHandlerOptions } from '../options.js';
 
 /** An issuer identifier (RFC 8414 section 2): an https URL, or http on this machine (the local sandbox). */
@@ -51,9 +52,9 @@ const PASSED_ON: readonly ErrorCode[] = ['validation_failed', 'code_reused', 'in
 const REFUSED = 'The payment service did not accept the connection. Please connect again.';
 
 /** The route. */
-export function oauthCallbackRoute(platform: Platform, options: PaykitHandlerOptions, maxBodyBytes: number) {
-  return async (request: Request): Promise<Response> => {
-    const body = parseOrThrow(callbackBodySchema, await readJsonObject(request, maxBodyBytes), 'The callback');
+export function oauthCallbackRoute(platform: Platform, options: PaykitHandlerOptions, limits: BodyLimits) {
+  return async (exchange: Exchange): Promise<Answer> => {
+    const body = parseOrThrow(callbackBodySchema, await readJsonObject(exchange, limits), 'The callback');
     let connected;
     try {
       connected = await platform.connectWithCode({
@@ -65,7 +66,7 @@ export function oauthCallbackRoute(platform: Platform, options: PaykitHandlerOpt
     } catch (error) {
       throw callbackFailure(error);
     }
-    await options.onConnected?.(connected, hookContext(request));
+    await options.onConnected?.(connected, hookContext(exchange));
     return json({ business: connectedBusinessAnswer(connected.business) } satisfies OAuthCallbackAnswer);
   };
 }

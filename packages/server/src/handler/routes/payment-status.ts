@@ -13,6 +13,7 @@ import type { FactActor } from '../../facts/act-once.js';
 import { paymentRequestFact } from '../../facts/payment-request-fact.js';
 import { forMerchant, paymentStatusAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
+import type { Answer, Exchange } from '../exchange.js';
 import { hookContext, json } from '../http.js';
 import type { Logger } from '../logger.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
@@ -22,7 +23,7 @@ import type { MerchantResolver } from '../merchant-resolver.js';
  * the `merchant` query parameter, on a platform.
  */
 export function paymentStatusRoute(merchants: MerchantResolver, facts: FactActor, logger: Logger, platform: boolean) {
-  return async (request: Request, id: string, merchant: string | undefined): Promise<Response> => {
+  return async (exchange: Exchange, id: string, merchant: string | undefined): Promise<Answer> => {
     const api = await merchants(merchant);
     let found: PaymentRequest;
     try {
@@ -35,7 +36,7 @@ export function paymentStatusRoute(merchants: MerchantResolver, facts: FactActor
         'validation_failed',
       ]);
     }
-    await recordFact(found, request, facts, logger);
+    await recordFact(found, exchange, facts, logger);
     return json({ ...paymentStatusAnswer(found), ...(platform ? forMerchant(merchant) : {}) });
   };
 }
@@ -45,11 +46,11 @@ export function paymentStatusRoute(merchants: MerchantResolver, facts: FactActor
  * hook that throws or a store that is down is logged, the claim is given back, and the status is answered
  * anyway; the webhooks and the next reconcile sweep will offer the fact again.
  */
-async function recordFact(found: PaymentRequest, request: Request, facts: FactActor, logger: Logger): Promise<void> {
+async function recordFact(found: PaymentRequest, exchange: Exchange, facts: FactActor, logger: Logger): Promise<void> {
   const event = paymentRequestFact(found, 'return');
   if (event === undefined) return;
   try {
-    await facts.act(event, hookContext(request));
+    await facts.act(event, hookContext(exchange));
   } catch (error) {
     logger.error(
       `paykit: onEvent could not act on ${event.fact} learnt from the return; a webhook or reconcile will offer it again`,

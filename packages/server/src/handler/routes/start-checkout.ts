@@ -14,7 +14,8 @@ import {
 import { withChoice } from '../../facts/created-from.js';
 import { forMerchant, paymentAnswer } from '../answers.js';
 import { asUpstreamFailure } from '../error-response.js';
-import { hookContext, json, readJsonObject, webRequest } from '../http.js';
+import type { Answer, Exchange } from '../exchange.js';
+import { hookContext, json, readJsonObject, type BodyLimits } from '../http.js';
 import { DEFAULT_IDEMPOTENCY_POLICY, defaultIdempotencyScope, runIdempotently } from '../idempotency.js';
 import type { IdempotencyStore } from '../idempotency-store.js';
 import type { Logger } from '../logger.js';
@@ -29,22 +30,22 @@ import { assertChargeable, assertShownPrice, misconfigured, refusesDecidedPrice 
 export function startCheckoutRoute(
   merchants: MerchantResolver,
   options: PaykitHandlerOptions,
-  maxBodyBytes: number,
+  limits: BodyLimits,
   store: IdempotencyStore,
   logger: Logger,
 ) {
-  return async (request: Request): Promise<Response> => {
-    const body = await readJsonObject(request, maxBodyBytes);
+  return async (exchange: Exchange): Promise<Answer> => {
+    const body = await readJsonObject(exchange, limits);
     const choice = parseOrThrow(shopperChoiceSchema, body, 'The checkout request');
-    const key = request.headers.get('idempotency-key');
-    const scope = key === null ? undefined : await scopeOf(options, request);
+    const key = exchange.headers.get('idempotency-key');
+    const scope = key === null ? undefined : await scopeOf(options, exchange);
     const started = await runIdempotently<CheckoutStarted>({
       store,
       key,
       ...(scope === undefined ? {} : { scope }),
       // Without a key there is nothing to compare the request with.
       fingerprint: key === null ? '' : JSON.stringify(choice),
-      work: () => start(merchants, options, choice, request, logger),
+      work: () => start(merchants, options, choice, exchange, logger),
       policy: DEFAULT_IDEMPOTENCY_POLICY,
       logger,
     });
@@ -53,9 +54,9 @@ export function startCheckoutRoute(
 }
 
 /** The caller's scope: the merchant's hook, or the default; a hook that answers no text is a bug of the shop. */
-async function scopeOf(options: PaykitHandlerOptions, request: Request): Promise<string> {
-  if (!options.idempotencyScope) return defaultIdempotencyScope(request);
-  const scope: unknown = await options.idempotencyScope(webRequest(request));
+async function scopeOf(options: PaykitHandlerOptions, exchange: Exchange): Promise<string> {
+  if (!options.idempotencyScope) return defaultIdempotencyScope(exchange);
+  const scope: unknown = await options.idempotencyScope(exchange.request());
   if (typeof scope !== 'string') {
     throw new PaykitError('internal_error', `idempotencyScope returned ${typeof scope}, not a string`);
   }
@@ -66,14 +67,14 @@ async function start(
   merchants: MerchantResolver,
   options: PaykitHandlerOptions,
   choice: ShopperChoice,
-  request: Request,
+  exchange: Exchange,
   logger: Logger,
 ): Promise<CheckoutStarted> {
   const api = await merchants(choice.merchant);
   const decided: PaymentRequestCreateInput = {
     ...(options.returnUrl === undefined ? {} : { redirect_url: withMerchant(options.returnUrl, choice.merchant) }),
     ...(options.webhookUrl === undefined ? {} : { webhook: withMerchant(options.webhookUrl, choice.merchant) }),
-    ...(await options.createPaymentRequest(choice, hookContext(request))),
+    ...(await options.createPaymentRequest(choice, hookContext(exchange))),
   };
   assertChargeable(decided);
   assertShownPrice(choice, decided);

@@ -38,7 +38,8 @@ import {
   type WebhookClaim,
 } from '../../webhooks/received-webhook.js';
 import { asUpstreamFailure } from '../error-response.js';
-import { hookContext, isBodyRebuilt, json, readBody } from '../http.js';
+import type { Answer, Exchange } from '../exchange.js';
+import { hookContext, json, readBody, type BodyLimits } from '../http.js';
 import type { MerchantResolver } from '../merchant-resolver.js';
 import type { ConfirmedEvent, PaykitHandlerOptions, WebhookSaltContext } from '../options.js';
 
@@ -50,13 +51,13 @@ export function webhooksRoute(
   merchants: MerchantResolver,
   options: PaykitHandlerOptions,
   facts: FactActor,
-  maxBodyBytes: number,
+  limits: BodyLimits,
 ) {
-  return async (request: Request): Promise<Response> => {
-    if (isBodyRebuilt(request)) throw rebuiltBody();
-    const { type, bytes } = await readBody(request, maxBodyBytes, WEBHOOK_MEDIA_TYPES);
-    const received = receiveWebhook(type, bytes, request.headers);
-    const businessId = businessIdOf(received, new URL(request.url));
+  return async (exchange: Exchange): Promise<Answer> => {
+    if (exchange.bodyRebuilt) throw rebuiltBody();
+    const { type, bytes } = await readBody(exchange, limits, WEBHOOK_MEDIA_TYPES);
+    const received = receiveWebhook(type, bytes, exchange.headers);
+    const businessId = businessIdOf(received, exchange.url);
     const salt = await saltFor(options.webhookSalt, {
       format: received.format,
       object: received.format === 'event' ? received.object : 'payment_request',
@@ -69,7 +70,7 @@ export function webhooksRoute(
     const event = await asPaymentOfRequest(api, await confirm(api, claim, salt !== undefined));
     // A failed attempt at a request still open (or paid since): the request's own outcome is the fact.
     if (event === undefined) return json({ received: true });
-    const outcome = await facts.act(event, hookContext(request));
+    const outcome = await facts.act(event, hookContext(exchange));
     if (outcome === 'busy') {
       // Not "received": the holder's hook may still fail and give the fact back, and then only a redelivery runs it.
       throw new PaykitError(
