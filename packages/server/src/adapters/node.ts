@@ -1,7 +1,9 @@
 /**
  * Runs a web-standard handler on `node:http`: the request becomes a `Request` (streaming body, its `signal`
  * aborted when the client goes away), and the `Response` is written back (status, every header including
- * repeated `Set-Cookie`, body).
+ * repeated `Set-Cookie`, body). paykit's own handler answers a plain exchange instead (`PaykitHandler.answer`):
+ * it gets one read straight off `req` ({@link NodeExchange}), and its answer is written to `res` as it is; the
+ * `Request` a merchant's hook reads is made only then, with the same signal.
  *
  * A body the handler stops reading (cancelled: too large, or too slow for its read deadline) is not read
  * further, the answer is still written, with `Connection: close`, and the connection ends after it: the rest of

@@ -21,11 +21,16 @@ export function withChoice(
   choice: ShopperChoice,
 ): Record<string, string> | undefined {
   const own = Object.fromEntries(Object.entries(metadata ?? {}).filter(([key]) => !isChoiceKey(key)));
-  // Cut by code points, so that no part ends in half of a surrogate pair.
-  const characters = Array.from(JSON.stringify(choice));
+  const text = JSON.stringify(choice);
   const parts: string[] = [];
-  for (let start = 0; start < characters.length; start += VALUE_LIMIT) {
-    parts.push(characters.slice(start, start + VALUE_LIMIT).join(''));
+  // At most VALUE_LIMIT UTF-16 units are at most as many code points: one part, the usual choice, as it is.
+  if (text.length <= VALUE_LIMIT) parts.push(text);
+  else {
+    // Cut by code points, so that no part ends in half of a surrogate pair.
+    const characters = Array.from(text);
+    for (let start = 0; start < characters.length; start += VALUE_LIMIT) {
+      parts.push(characters.slice(start, start + VALUE_LIMIT).join(''));
+    }
   }
   if (Object.keys(own).length + parts.length > KEY_LIMIT) return undefined;
   return { ...own, ...Object.fromEntries(parts.map((part, index) => [keyOf(index), part])) };

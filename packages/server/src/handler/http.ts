@@ -60,11 +60,14 @@ export async function readJsonObject(exchange: Exchange, limits: BodyLimits): Pr
   return parseJsonObject(bytes);
 }
 
+/** A strict UTF-8 decoder: each `decode` without `stream` starts afresh, so one serves every body. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** The bytes as a JSON object: 400 `invalid_json` when they are not well-formed UTF-8 JSON, or not an object. */
 export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    value = JSON.parse(UTF8.decode(bytes));
   } catch (error) {
     throw new PaykitError('invalid_json', 'The body is not well-formed JSON', { status: 400, cause: error });
   }
