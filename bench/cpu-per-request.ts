@@ -5,7 +5,8 @@
  * a process of its own too, so none of its work is counted. With PostgreSQL, also the statements the pool sent
  * per request (round trips) and the CPU of the database's backends per request.
  *
- * `pnpm exec tsx bench/cpu-per-request.ts [--requests 5000] [--rounds 3] [--paths proxy,handler,memory,postgres]`
+ * `pnpm exec tsx bench/cpu-per-request.ts [--requests 5000] [--rounds 3] [--paths proxy,handler,memory,postgres]
+ * [--runtime host|node22|node24|bun]`
  *
  * - `proxy`: bare node:http + `fetch` to the sandbox, no paykit (the handler bench's bare proxy);
  * - `handler`: the handler through `@paykit/server/node`, no Idempotency-Key (the handler bench's path);
@@ -15,7 +16,12 @@
  * A path may name another checkout of the repository to serve it from, for a before/after in one run:
  * `--paths handler@/path/to/other/checkout,handler` (that checkout needs bench/cpu-server.ts and its install).
  *
- * Each round runs every path once, in turn (warmed first with as many requests, unmeasured); the medians follow.
+ * `--runtime` serves every path on another runtime of test/runtimes/runtimes.json (installed by `bash
+ * scripts/bootstrap.sh --runtimes`): Node through tsx as the host's, Bun running the TypeScript itself. The sandbox,
+ * the load and the database stay on the host's Node.
+ *
+ * Each round runs every path once, in turn (warmed first with as many requests, unmeasured); the medians follow,
+ * then each handler path's median over the proxy's (the issue 36 goal: at most 1.15 on Node).
  */
 import { startTestPostgres } from '@paykit/test-support/postgres';
 import autocannon from 'autocannon';
@@ -25,6 +31,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { installedBinary, runtimeEntry } from '../test/runtimes/installed.js';
 import { sandboxProcess } from './handler-throughput.js';
 
 type Path = string;
@@ -37,8 +44,14 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '3' },
     paths: { type: 'string', default: 'proxy,handler,memory,postgres' },
+    runtime: { type: 'string', default: 'host' },
   },
 });
+/** The runtime that serves the paths: the host's Node, or one of the matrix's. */
+const runtime =
+  values.runtime === 'host'
+    ? undefined
+    : { execPath: installedBinary(runtimeEntry(values.runtime)), bun: values.runtime === 'bun' };
 const requests = Number(values.requests);
 const paths = values.paths.split(',') as Path[];
 
@@ -59,7 +72,11 @@ async function serve(path: Path, sandboxUrl: string, database?: { url: string; p
     [mode, sandboxUrl, 'sandbox_api_key_demo_store', ...(database ? [database.url, database.prefix] : [])],
     {
       ...(tree ? { cwd: tree } : {}),
-      execArgv: ['--import', 'tsx', ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof'))],
+      ...(runtime ? { execPath: runtime.execPath } : {}),
+      // Bun runs the TypeScript itself.
+      execArgv: runtime?.bun
+        ? []
+        : ['--import', 'tsx', ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof'))],
     },
   );
   const next = <T>(): Promise<T> =>
@@ -182,6 +199,15 @@ try {
     console.log(
       `| ${path} | ${median(figure.cpuUs).toFixed(0)} (${each}) | ${statements} | ${db} | ${figure.non2xx} |`,
     );
+  }
+  const proxy = [...figures].find(([path]) => kindOf(path) === 'proxy')?.[1];
+  if (proxy) {
+    for (const [path, figure] of figures) {
+      if (kindOf(path) === 'proxy') continue;
+      console.log(
+        `${path} / proxy on ${values.runtime}: ${(median(figure.cpuUs) / median(proxy.cpuUs)).toFixed(2)} (server CPU per request, medians${kindOf(path) === 'handler' ? '; goal on Node: at most 1.15' : ''})`,
+      );
+    }
   }
 } finally {
   for (const served of servers.values()) {
