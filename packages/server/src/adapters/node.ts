@@ -166,69 +166,83 @@ function bodyStream(req: IncomingMessage): { body: ReadableStream<Uint8Array>; c
 
 /**
  * The body of `req` as {@link BodyReader} reads it, straight off the stream: a chunk at a time, `req` paused
- * while no read is waiting. Cancelling pauses `req` (as {@link bodyStream}'s cancel does).
+ * while no read is waiting. Cancelling pauses `req` (as {@link bodyStream}'s cancel does). A class, not a set of
+ * closures: one object per request instead of seven functions.
  */
-function nodeBodyReader(req: IncomingMessage): BodyReader & { cancelled(): boolean } {
-  const chunks: Buffer[] = [];
-  let ended = false;
-  let failure: Error | undefined;
-  let cancelled = false;
-  let listening = false;
-  let waiting: { resolve(chunk: Buffer | undefined): void; reject(error: Error): void } | undefined;
-  const wake = (): void => {
-    const waiter = waiting;
+class NodeBodyReader implements BodyReader {
+  readonly #req: IncomingMessage;
+  readonly #chunks: Buffer[] = [];
+  #ended = false;
+  #failure: Error | undefined;
+  #cancelled = false;
+  #listening = false;
+  #waiting: { resolve(chunk: Buffer | undefined): void; reject(error: Error): void } | undefined;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+  }
+
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }> {
+    if (!this.#listening) this.#listen();
+    return new Promise<Buffer | undefined>((resolve, reject) => {
+      this.#waiting = { resolve, reject };
+      this.#wake();
+      if (this.#waiting && !this.#cancelled) this.#req.resume();
+    }).then((chunk) => (chunk === undefined ? { done: true } : { done: false, value: chunk }));
+  }
+
+  cancel(): Promise<void> {
+    this.#cancelled = true;
+    this.#req.pause();
+    this.#wake();
+    return Promise.resolve();
+  }
+
+  /** True once the handler stopped reading (see {@link handleNodeRequest}). */
+  cancelled(): boolean {
+    return this.#cancelled;
+  }
+
+  #wake(): void {
+    const waiter = this.#waiting;
     if (!waiter) return;
-    if (chunks.length > 0) {
-      waiting = undefined;
-      waiter.resolve(chunks.shift());
-    } else if (failure) {
-      waiting = undefined;
-      waiter.reject(failure);
-    } else if (ended || cancelled) {
-      waiting = undefined;
+    if (this.#chunks.length > 0) {
+      this.#waiting = undefined;
+      waiter.resolve(this.#chunks.shift());
+    } else if (this.#failure) {
+      this.#waiting = undefined;
+      waiter.reject(this.#failure);
+    } else if (this.#ended || this.#cancelled) {
+      this.#waiting = undefined;
       waiter.resolve(undefined);
     }
-  };
-  const listen = (): void => {
-    listening = true;
+  }
+
+  #listen(): void {
+    this.#listening = true;
+    const req = this.#req;
     req.on('data', (chunk: Buffer) => {
-      if (cancelled) return;
-      chunks.push(chunk);
+      if (this.#cancelled) return;
+      this.#chunks.push(chunk);
       req.pause();
-      wake();
+      this.#wake();
     });
     req.once('end', () => {
-      ended = true;
-      wake();
+      this.#ended = true;
+      this.#wake();
     });
-    const fail = (error: Error): void => {
-      if (ended) return;
-      failure ??= error;
-      wake();
-    };
-    req.once('error', fail);
+    req.once('error', (error: Error) => this.#fail(error));
     // A client that goes away mid-body: the read fails instead of waiting forever.
     req.once('close', () => {
-      if (!req.complete) fail(new Error('The client went away before the body was complete'));
+      if (!req.complete) this.#fail(new Error('The client went away before the body was complete'));
     });
-  };
-  return {
-    read() {
-      if (!listening) listen();
-      return new Promise<Buffer | undefined>((resolve, reject) => {
-        waiting = { resolve, reject };
-        wake();
-        if (waiting && !cancelled) req.resume();
-      }).then((chunk) => (chunk === undefined ? { done: true as const } : { done: false as const, value: chunk }));
-    },
-    cancel() {
-      cancelled = true;
-      req.pause();
-      wake();
-      return Promise.resolve();
-    },
-    cancelled: () => cancelled,
-  };
+  }
+
+  #fail(error: Error): void {
+    if (this.#ended) return;
+    this.#failure ??= error;
+    this.#wake();
+  }
 }
 
 /** A body another middleware already read, as {@link BodyReader} reads it: one chunk. */
@@ -296,7 +310,7 @@ class NodeExchange implements Exchange {
       // A hook made the Request first: the body is its body's.
       else if (this.#request) this.#reader = this.#request.body?.getReader() ?? null;
       else if (this.#consumed) this.#reader = consumedBodyReader(this.#consumed.bytes);
-      else this.#reader = nodeBodyReader(this.#req);
+      else this.#reader = new NodeBodyReader(this.#req);
     }
     return this.#reader;
   }
