@@ -9,6 +9,7 @@ import { describeFailure } from './http.js';
 import { buttonStyles } from './button.styles.js';
 import { MESSAGES_CHANGED } from './messages.js';
 import { loadFramed } from './framed/lazy-framed.js';
+import type { ButtonHost } from './button-host.js';
 import { dev } from '#dev';
 
 /**
@@ -17,7 +18,7 @@ import { dev } from '#dev';
  * (a payment in the drop-in, a connection in a popup) shown in the same place, and a reset when the page comes
  * back from the back-forward cache. Subclasses say what a click does and what the label is.
  */
-export abstract class BusyButton extends LitElement {
+export abstract class BusyButton extends LitElement implements ButtonHost {
   // Static getters, not class fields: Safari 15.4 needs class fields lowered (see eslint.config.js).
   static override get styles() {
     return buttonStyles;

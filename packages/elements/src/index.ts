@@ -16,7 +16,7 @@ export { isConnectReturn } from './connect/is-connect-return.js';
 export type { ConnectAgainError, HandleConnectReturnOptions } from './connect/handle-connect-return.js';
 export type { AttemptStorage } from './connect/connect-attempts.js';
 export { startCheckout, type StartCheckoutOptions } from './checkout/start-checkout.js';
-export type { CheckoutInPlace, DropInScript } from './checkout/checkout-in-place.js';
+export type { CheckoutInPlace, DropInScript } from './checkout/types.js';
 export { handleReturn } from './return/lazy-handle-return.js';
 export { FINAL_STATUSES } from './return/statuses.js';
 export type { HandleReturnOptions } from './return/handle-return.js';

@@ -11,9 +11,9 @@
 import type { PaykitError } from '@paykit/core/browser';
 import { dev } from '#dev';
 import { text } from '../messages.js';
+import type { ConnectButtonHost } from '../button-host.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
 import { ATTEMPT_TTL_MS } from './connect-attempts.js';
-import type { PaykitConnectButton } from './connect-button.js';
 import { centre, handOver, watchPopup } from './popup-connect.js';
 import { startConnect } from './lazy-start-connect.js';
 
@@ -24,10 +24,10 @@ interface Prepared {
   attempt: Promise<{ url: string; state: string }>;
 }
 
-const prepared = new WeakMap<PaykitConnectButton, Prepared>();
+const prepared = new WeakMap<ConnectButtonHost, Prepared>();
 
 /** What of a button makes its authorization request: a change of any of them needs a new attempt. */
-function settingsOf(button: PaykitConnectButton): string {
+function settingsOf(button: ConnectButtonHost): string {
   const { clientId, redirectUri, scope, dashboardUrl, authorizationEndpoint, issuer, prompt, loginHint } = button;
   return JSON.stringify([
     clientId,
@@ -47,7 +47,7 @@ function settingsOf(button: PaykitConnectButton): string {
  * Prepares the button's next attempt, unless one for its current settings is ready and young enough to live
  * through a sign-in (half the attempt's life). Errors wait for the click, which says them.
  */
-export function preparePopup(button: PaykitConnectButton): void {
+export function preparePopup(button: ConnectButtonHost): void {
   const settings = settingsOf(button);
   const ready = prepared.get(button);
   if (ready?.settings === settings && Date.now() - ready.at < ATTEMPT_TTL_MS / 2) return;
@@ -71,7 +71,7 @@ export type PopupEnd =
  * The click's work, with the window the click opened (`null`: the browser refused it). Shows the outcome under the
  * button; the button fires its event.
  */
-export async function connectInPopup(button: PaykitConnectButton, popup: Window | null): Promise<PopupEnd> {
+export async function connectInPopup(button: ConnectButtonHost, popup: Window | null): Promise<PopupEnd> {
   preparePopup(button);
   const { attempt } = prepared.get(button)!;
   // Each attempt is used once: the next click gets a fresh one.

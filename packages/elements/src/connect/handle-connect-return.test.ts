@@ -3,7 +3,8 @@ import type { PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent }
 import '../return/define.js';
 import type { PaykitReturn } from '../return/return-status.js';
 import { approveOnDashboard, backendState, itExcept, next, waitFor } from '../../test-support/backend-client.js';
-import { LATEST, saveAttempt } from './connect-attempts.js';
+import { saveAttempt } from './connect-attempts.js';
+import { LATEST } from './latest-request.js';
 import { handleConnectReturn } from './handle-connect-return.js';
 import { codeChallengeOf } from './pkce.js';
 import { startConnect } from './start-connect.js';

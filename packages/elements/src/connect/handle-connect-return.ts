@@ -13,14 +13,12 @@
  * @see https://www.rfc-editor.org/rfc/rfc9207
  */
 import { PaykitError, parseWebUrl, type OAUTH_CALLBACK_PATH, type OAuthCallbackAnswer } from '@paykit/core/browser';
-import { trimSlash } from '../checkout/start-checkout.js';
-import { callBackend, repeats } from '../http.js';
+import { callBackend, repeats, trimSlash } from '../http.js';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
 import {
   ATTEMPT_TTL_MS,
   beginAttempt,
-  LATEST,
   peekAttempt,
   PREFIX,
   prune,
@@ -28,6 +26,7 @@ import {
   type ConnectAttempt,
 } from './connect-attempts.js';
 import { handOffCallback, takeSecret, tellOpener } from './hand-off-callback.js';
+import { forgetLatest, latestRequest } from './latest-request.js';
 import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
 
 // Still exported here, where it was first: `@paykit/elements` users may import both from this module.
@@ -141,7 +140,7 @@ async function exchangeHere(
   if (error !== null) throw new PaykitError('upstream_error', text().connectFailed);
   const code = query.get('code');
   if (!code) throw new PaykitError('validation_failed', text().connectFailed);
-  // Core's path, written out (see start-checkout.ts).
+  // Core's path, written out (see create-checkout.ts).
   const path: typeof OAUTH_CALLBACK_PATH = '/oauth/callback';
   const answer = await callBackend(trimSlash(options.endpoint) + path, {
     body: {
@@ -159,7 +158,7 @@ async function exchangeHere(
   const business = (answer as Partial<OAuthCallbackAnswer>).business;
   if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().failed);
   // Connected: "Connect again" has nothing left to offer, and the request's parameters need not stay around.
-  placesOf(options.storage).forEach((place) => place.removeItem(LATEST));
+  placesOf(options.storage).forEach(forgetLatest);
   return business;
 }
 
@@ -196,18 +195,16 @@ function placesOf(given: Storage | undefined): Storage[] {
  */
 function again(code: 'state_unknown' | 'state_expired', places: Storage[]): ConnectAgainError {
   const error: ConnectAgainError = new PaykitError(code, text().connectFailed);
-  for (const place of places)
-    tryStorage(() => {
-      // Only an authorization request this origin's own button made can be there (beginAttempt's `[url, local]`);
-      // still checked as any URL is.
-      const [href, local] = JSON.parse(place.getItem(LATEST)!) as [string, boolean];
-      const url = parseWebUrl(href);
-      if (url && !error.connectAgain)
-        error.connectAgain = async () => {
-          await beginAttempt(url, local ? 'local' : 'session');
-          location.assign(url);
-        };
-    });
+  for (const place of places) {
+    const latest = latestRequest(place);
+    // Only an authorization request this origin's own button made can be there; still checked as any URL is.
+    const url = latest && parseWebUrl(latest.href);
+    if (url && !error.connectAgain)
+      error.connectAgain = async () => {
+        await beginAttempt(url, latest.local ? 'local' : 'session');
+        location.assign(url);
+      };
+  }
   return error;
 }
 

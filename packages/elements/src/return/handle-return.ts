@@ -3,8 +3,7 @@
  * for the real status. The `status` in the URL is a claim anyone can type; it is never believed.
  */
 import { PaykitError, type PAYMENT_REQUESTS_PATH } from '@paykit/core/browser';
-import { trimSlash } from '../checkout/start-checkout.js';
-import { callBackend, paymentOf, repeats } from '../http.js';
+import { callBackend, paymentOf, repeats, trimSlash } from '../http.js';
 import { text } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
 import { FINAL_STATUSES, isTransient } from './statuses.js';
@@ -41,7 +40,7 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
   if (!/^[A-Za-z0-9_-]{1,255}$/.test(reference ?? '')) throw new PaykitError('validation_failed', text().noReference);
   const merchant = query.get('merchant');
   // The reference is URL-safe as checked above: it goes in the path as it is. Core's path, written out (see
-  // start-checkout.ts).
+  // create-checkout.ts).
   const path: typeof PAYMENT_REQUESTS_PATH = '/payment-requests';
   const url =
     `${trimSlash(options.endpoint)}${path}/${reference}` +

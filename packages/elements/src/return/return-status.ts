@@ -19,7 +19,7 @@ import type { PaymentStatus } from '../types.js';
 import { handleReturn } from './lazy-handle-return.js';
 import { FINAL_STATUSES, isTransient } from './statuses.js';
 import { formatAmount } from './format-amount.js';
-import { STARTED_FROM } from '../checkout/start-checkout.js';
+import { startedFrom } from '../checkout/started-from.js';
 import { returnStatusStyles } from './return-status.styles.js';
 
 /** What the box shows: `pending` is "still confirming" (still processing, or the backend cannot say yet). */
@@ -218,16 +218,6 @@ export class PaykitReturn extends LitElement {
         this._show('error', failure.message, new PaykitErrorEvent(failure));
       }
     }
-  }
-}
-
-/** The page that started this tab's latest checkout (start-checkout.ts keeps it), if the browser allows storage. */
-function startedFrom(): string | undefined {
-  try {
-    // Storage's index is typed `any`: a string where start-checkout set it.
-    return sessionStorage[STARTED_FROM] as string | undefined;
-  } catch {
-    return undefined;
   }
 }
 
