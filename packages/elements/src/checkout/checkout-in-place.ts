@@ -6,12 +6,13 @@
  * closed stays pending, and is opened again by the next call with the same choice instead of a second request.
  * Part of the drop-in's lazy chunk.
  */
-import { FINAL_STATUSES, handleReturn } from '../return/handle-return.js';
+import { handleReturn } from '../return/lazy-handle-return.js';
+import { FINAL_STATUSES } from '../return/statuses.js';
 import type { CheckoutStarted } from '../types.js';
 import { dropInScriptUrl, loadDropInScript } from './load-drop-in-script.js';
 import { openDropIn } from './open-drop-in.js';
 import { forgetPending, pendingCheckout, rememberPending } from './pending-checkouts.js';
-import { createCheckout } from './create-checkout.js';
+import { loadCheckout } from './lazy-create-checkout.js';
 import type { CheckoutInPlace, DropInScript, StartCheckoutOptions } from './types.js';
 
 /** How long the backend is asked again after the overlay's `onSuccess`, while it still says `pending`. */
@@ -21,7 +22,7 @@ export const CONFIRM_WAIT_MS = 30_000;
 export async function checkoutInPlace(
   options: StartCheckoutOptions & { dropIn: DropInScript },
 ): Promise<CheckoutInPlace> {
-  const started = (await stillPending(options)) ?? (await createCheckout(options));
+  const started = (await stillPending(options)) ?? (await (await loadCheckout()).createCheckout(options));
   rememberPending(options, started);
   const script = dropInScriptUrl(options.dropIn, started.url, options.checkoutOrigins);
   const api = script && (await loadDropInScript(script));

@@ -4,7 +4,7 @@
  * can call it directly.
  */
 import type { CheckoutStarted } from '../types.js';
-import { createCheckout } from './create-checkout.js';
+import { loadCheckout } from './lazy-create-checkout.js';
 import { loadDropIn } from './lazy-drop-in.js';
 import type { CheckoutInPlace, DropInScript, StartCheckoutOptions } from './types.js';
 
@@ -25,7 +25,7 @@ export async function startCheckout(options: StartCheckoutOptions): Promise<Chec
     ? // The drop-in's code is fetched only by a page that opens it. wantsDropIn narrowed `options.dropIn`, which
       // TypeScript does not carry over to `options`.
       (await loadDropIn()).checkoutInPlace(options as StartCheckoutOptions & { dropIn: DropInScript })
-    : createCheckout(options);
+    : (await loadCheckout()).createCheckout(options);
 }
 
 /** True when a `dropIn` option or attribute asks for the drop-in: `true`, `''` (an attribute without value) or a URL. */

@@ -1,5 +1,6 @@
 /** `<paykit-pay-button>`: the shop's pay button, to the hosted checkout or the drop-in. */
 import { BusyButton } from '../busy-button.js';
+import { loadCheckout } from '../checkout/lazy-create-checkout.js';
 import { loadDropIn } from '../checkout/lazy-drop-in.js';
 import { startCheckout, wantsDropIn } from '../checkout/start-checkout.js';
 import type { DropInScript } from '../checkout/types.js';
@@ -90,6 +91,12 @@ export class PaykitPayButton extends BusyButton {
   constructor() {
     super();
     this.endpoint = this.checkoutOrigins = '';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The checkout's code (a lazy chunk) is fetched now, so that a click does not wait for it.
+    void loadCheckout();
   }
 
   /** The shopper's choice as the attributes describe it. */

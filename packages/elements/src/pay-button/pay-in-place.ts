@@ -8,7 +8,7 @@
 import { dev } from '#dev';
 import type { PayButtonHost } from '../button-host.js';
 import { checkoutInPlace } from '../checkout/checkout-in-place.js';
-import { createCheckout } from '../checkout/create-checkout.js';
+import { loadCheckout } from '../checkout/lazy-create-checkout.js';
 import type { DropInScript, StartCheckoutOptions } from '../checkout/types.js';
 import {
   PaykitCancelEvent,
@@ -28,7 +28,7 @@ export async function payInPlace(
   // In a frame, the overlay would be confined to the frame's box (and the checkout's frame-ancestors names this
   // page's origin, not the one above it): the checkout page, in the top window or a new tab (framed/framed.ts).
   if (top !== self) {
-    const { id, url } = await createCheckout(options);
+    const { id, url } = await (await loadCheckout()).createCheckout(options);
     return new PaykitCheckoutEvent({ id, url });
   }
   const result = await checkoutInPlace(options);

@@ -6,9 +6,9 @@ import { PaykitError, type PAYMENT_REQUESTS_PATH } from '@paykit/core/browser';
 import { callBackend, paymentOf, repeats, trimSlash } from '../http.js';
 import { text } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
-import { FINAL_STATUSES, isTransient } from './statuses.js';
+import { FINAL_STATUSES } from './statuses.js';
 
-export { FINAL_STATUSES, isTransient } from './statuses.js';
+export { FINAL_STATUSES } from './statuses.js';
 
 /** Options of {@link handleReturn}. */
 export interface HandleReturnOptions {
@@ -61,6 +61,18 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
     await sleep(wait, options.signal);
     wait = Math.min(wait * 2, 30_000);
   }
+}
+
+/**
+ * True when asking again may help: no answer (network, time limit), an unreadable one, a 5xx, a 408 or a 429.
+ * An unknown reference (404), a refusal (403), a malformed request (4xx) or a bad return URL will not get better.
+ */
+export function isTransient(error: unknown): error is PaykitError {
+  if (!(error instanceof PaykitError)) return false;
+  const status = error.status;
+  return status
+    ? status > 499 || status === 408 || status === 429
+    : /^(network_error|timeout|upstream_invalid_response)$/.test(error.code);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
