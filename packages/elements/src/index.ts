@@ -6,10 +6,10 @@
  */
 export { PaykitPayButton } from './pay-button/pay-button.js';
 export { PaykitReturn } from './return/return-status.js';
-export { PaykitConnectButton } from './connect/connect-button.js';
+export { PaykitConnectButton } from './connect-button/connect-button.js';
 export { startConnect } from './connect/lazy-start-connect.js';
-export { prepareConnectPopup } from './connect/lazy-popup-connect.js';
-export type { ConnectPopupOptions, OpenPopupOptions, PreparedConnectPopup } from './connect/popup-connect.js';
+export { prepareConnectPopup } from './popup/lazy-popup-connect.js';
+export type { ConnectPopupOptions, OpenPopupOptions, PreparedConnectPopup } from './popup/popup-connect.js';
 export type { StartConnectOptions } from './connect/start-connect.js';
 export { handleConnectReturn } from './connect/lazy-connect-return.js';
 export { isConnectReturn } from './connect/is-connect-return.js';

@@ -8,8 +8,8 @@ import { LATEST } from './latest-request.js';
 import { handleConnectReturn } from './handle-connect-return.js';
 import { codeChallengeOf } from './pkce.js';
 import { startConnect } from './start-connect.js';
-import './define.js';
-import type { PaykitConnectButton } from './connect-button.js';
+import '../connect-button/define.js';
+import type { PaykitConnectButton } from '../connect-button/connect-button.js';
 
 let dashboard: string;
 const redirectUri = () => `${location.origin}/return`;

@@ -25,7 +25,7 @@ import {
   read,
   type ConnectAttempt,
 } from './connect-attempts.js';
-import { handOffCallback, takeSecret, tellOpener } from './hand-off-callback.js';
+import { handOffCallback, takeSecret, tellOpener } from '../popup/hand-off-callback.js';
 import { forgetLatest, latestRequest } from './latest-request.js';
 import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
 

@@ -2,9 +2,9 @@
 import { BusyButton } from '../busy-button.js';
 import { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitConnectEvent } from '../events.js';
 import { text } from '../messages.js';
-import { loadPopup } from './lazy-popup-connect.js';
-import { loadConnect, startConnect } from './lazy-start-connect.js';
-import { POPUP_FEATURES, POPUP_NAME } from './popup-window.js';
+import { loadPopup } from '../popup/lazy-popup-connect.js';
+import { loadConnect, startConnect } from '../connect/lazy-start-connect.js';
+import { POPUP_FEATURES, POPUP_NAME } from '../popup/popup-window.js';
 import { dev } from '#dev';
 
 /**

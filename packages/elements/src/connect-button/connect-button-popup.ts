@@ -13,9 +13,9 @@ import { dev } from '#dev';
 import { text } from '../messages.js';
 import type { ConnectButtonHost } from '../button-host.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
-import { ATTEMPT_TTL_MS } from './connect-attempts.js';
-import { centre, handOver, watchPopup } from './popup-connect.js';
-import { startConnect } from './lazy-start-connect.js';
+import { ATTEMPT_TTL_MS } from '../connect/connect-attempts.js';
+import { centre, handOver, watchPopup } from '../popup/popup-connect.js';
+import { startConnect } from '../connect/lazy-start-connect.js';
 
 /** An attempt prepared for a button: for its settings of then, made at `at`. */
 interface Prepared {
