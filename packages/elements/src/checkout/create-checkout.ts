@@ -3,7 +3,13 @@
  * the redirect (start-checkout.ts) and the drop-in's lazy chunk start with, in a module of its own so that the
  * chunk imports it and not the entry.
  */
-import { PaykitError, parseAllowedUrl, parseWebUrl, type PAYMENT_REQUESTS_PATH } from '@paykit/core/browser';
+import {
+  currencyMinorUnit,
+  PaykitError,
+  parseAllowedUrl,
+  parseWebUrl,
+  type PAYMENT_REQUESTS_PATH,
+} from '@paykit/core/browser';
 import { text } from '../messages.js';
 import { callBackend, paymentOf, trimSlash } from '../http.js';
 import { randomUuid } from '../random.js';
@@ -18,16 +24,11 @@ export async function createCheckout(options: StartCheckoutOptions): Promise<Che
   if (!options.endpoint || !options.checkoutOrigins.length || !options.checkoutOrigins.every((o) => parseWebUrl(o)))
     throw new PaykitError(options.endpoint ? 'unsafe_url' : 'validation_failed', text().misconfigured);
   // An amount the currency cannot have (1250.50 in JPY: a digit other than 0 past its decimals) is refused before
-  // anything is sent, never rounded. Its decimals: the currency's minor unit as `Intl.NumberFormat` reports it (ISO
-  // 4217: JPY 0, SGD 2, KWD 3); without a currency, or with one Intl refuses, no limit here (20). The API's own
-  // limit of two (KWD 12.345) is the backend's to refuse (`@paykit/core`'s `currencyDecimals`): this stays small.
+  // anything is sent, never rounded. Its decimals: the currency's minor unit (ISO 4217: JPY 0, SGD 2, KWD 3);
+  // without a currency, or with one Intl refuses, no limit here (20: the backend decides). The API's own limit of
+  // two (KWD 12.345) is the backend's to refuse (`currencyDecimals`): this stays small.
   const { amount, currency } = options.choice;
-  let decimals = 20;
-  try {
-    decimals = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits!;
-  } catch {
-    // No currency, or an unknown one: the backend decides.
-  }
+  const decimals = currencyMinorUnit(currency) ?? 20;
   if (RegExp(`\\.\\d{${decimals}}\\d*[1-9]`).test(amount!))
     throw new PaykitError('validation_failed', text().misconfigured, {
       errors: [{ path: 'amount', message: `${currency} has ${decimals} decimals` }],

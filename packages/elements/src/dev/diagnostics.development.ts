@@ -6,7 +6,7 @@
  *
  * Shoppers never read these: the elements show their own short words, and these go to the console only.
  */
-import { parseWebUrl, PaykitError } from '@paykit/core/browser';
+import { currencyMinorUnit, parseWebUrl, PaykitError } from '@paykit/core/browser';
 import { latestRequest, type LatestRequest } from '../connect/latest-request.js';
 import { topAllowed } from '../framed/top-allowed.js';
 import type { ConnectButtonConfig, Diagnostics, PayButtonConfig } from './diagnostics-api.js';
@@ -32,13 +32,8 @@ function words(value: unknown): string[] {
 function payButton(element: PayButtonConfig): void {
   const { amount, currency } = element;
   const given = /\.(\d*[1-9])/.exec(amount ?? '')?.[1]?.length ?? 0;
-  let digits: number | undefined;
-  try {
-    if (currency)
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-  } catch {
-    // An unknown currency: the backend says so.
-  }
+  // An unknown currency (undefined): the backend says so.
+  const digits = currencyMinorUnit(currency);
   if (digits !== undefined && given > digits)
     say(
       'error',
