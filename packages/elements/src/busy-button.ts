@@ -2,7 +2,6 @@
  * The base class of `<paykit-pay-button>` and `<paykit-connect-button>`: what a button that starts a network
  * action does the same in both (busy state, errors, an outcome shown in place), written once.
  */
-import { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { PaykitErrorEvent } from './events.js';
 import { describeFailure } from './http.js';
@@ -10,6 +9,7 @@ import { buttonStyles } from './button.styles.js';
 import { MESSAGES_CHANGED } from './messages.js';
 import { loadFramed } from './framed/lazy-framed.js';
 import type { ButtonHost } from './button-host.js';
+import { prefetch } from './prefetch.js';
 import { dev } from '#dev';
 
 /**
@@ -69,7 +69,7 @@ export abstract class BusyButton extends LitElement implements ButtonHost {
     addEventListener('pageshow', this);
     addEventListener(MESSAGES_CHANGED, this);
     // `top` is readable from a frame of any origin: nothing here can throw.
-    if (top !== self) void loadFramed();
+    if (top !== self) prefetch(loadFramed);
     dev?.framed(this);
   }
 
@@ -99,9 +99,7 @@ export abstract class BusyButton extends LitElement implements ButtonHost {
       // A listener may cancel the navigation (an SPA, a test); otherwise the button stays busy as the page leaves.
       // In a frame: the top window, or a new tab (framed.ts); never this frame, which the checkout refuses.
       if (event && this.dispatchEvent(event))
-        return top !== self
-          ? (await loadFramed()).go(this, event.detail.url, PaykitError)
-          : location.assign(event.detail.url);
+        return top !== self ? (await loadFramed()).go(this, event.detail.url) : location.assign(event.detail.url);
     } catch (error) {
       dev?.failure(this, error);
       const failure = describeFailure(error);

@@ -4,8 +4,7 @@
  * hands it here), then the page's side of popup-connect.ts. Connected: the business shown under the button; the
  * rest of the page untouched. Closed by the merchant: focus back on the button. Blocked by the browser: the
  * redirect, as without `popup`. The button fires the matching event (`paykit-connected`, `paykit-cancel`,
- * `paykit-connect-denied`) from what this resolves with: this chunk imports no event class, since Rolldown then
- * split the modules `paykit.js` shares with the lazy chunks out of it into a second file every page fetched.
+ * `paykit-connect-denied`) from what this resolves with, as it fires every event of its own.
  * Part of the connect popup's lazy chunk.
  */
 import type { PaykitError } from '@paykit/core/browser';

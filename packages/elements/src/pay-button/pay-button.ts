@@ -7,6 +7,7 @@ import type { DropInScript } from '../checkout/types.js';
 import { PaykitCheckoutEvent } from '../events.js';
 import { text } from '../messages.js';
 import type { ShopperChoice } from '../types.js';
+import { prefetch } from '../prefetch.js';
 import { dev } from '#dev';
 
 /**
@@ -96,7 +97,7 @@ export class PaykitPayButton extends BusyButton {
   override connectedCallback(): void {
     super.connectedCallback();
     // The checkout's code (a lazy chunk) is fetched now, so that a click does not wait for it.
-    void loadCheckout();
+    prefetch(loadCheckout);
   }
 
   /** The shopper's choice as the attributes describe it. */
