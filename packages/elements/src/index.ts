@@ -13,7 +13,9 @@ export type { ConnectPopupOptions, OpenPopupOptions, PreparedConnectPopup } from
 export type { StartConnectOptions } from './connect/start-connect.js';
 export { handleConnectReturn } from './connect/lazy-connect-return.js';
 export { isConnectReturn } from './connect/is-connect-return.js';
-export type { ConnectAgainError, HandleConnectReturnOptions } from './connect/handle-connect-return.js';
+export type { HandleConnectReturnOptions } from './connect/handle-connect-return.js';
+// Types only: the classes live in the callback's lazy chunk (each one exported would cost every page its bytes).
+export type { ConnectAgainError, ConnectDeniedError } from './connect/connect-errors.js';
 export type { AttemptStorage } from './connect/connect-attempts.js';
 export { startCheckout, type StartCheckoutOptions } from './checkout/start-checkout.js';
 export type { CheckoutInPlace, DropInScript } from './checkout/types.js';

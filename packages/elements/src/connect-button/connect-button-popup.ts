@@ -7,8 +7,9 @@
  * `paykit-connect-denied`) from what this resolves with, as it fires every event of its own.
  * Part of the connect popup's lazy chunk.
  */
-import type { PaykitError } from '@paykit/core/browser';
+import { PaykitError } from '@paykit/core/browser';
 import { dev } from '#dev';
+import { ConnectDeniedError } from '../connect/connect-errors.js';
 import { text } from '../messages.js';
 import type { ConnectButtonHost } from '../button-host.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
@@ -113,15 +114,12 @@ export async function connectInPopup(button: ConnectButtonHost, popup: Window | 
       ),
     };
   } catch (error) {
-    // watchPopup rejects with PaykitErrors only (another error has no `code`, and is thrown on below).
-    const code = (error as PaykitError).code;
-    if (code === 'popup_closed') {
+    if (error instanceof PaykitError && error.code === 'popup_closed') {
       button.focus();
       return { closed };
     }
-    if (code !== 'access_denied') throw error;
+    if (!(error instanceof ConnectDeniedError)) throw error;
     button.show(text(button).connectCancelled);
-    // An access_denied carries the server's error_description (a string, or none) as its cause.
-    return { description: (error as PaykitError).cause as string | undefined };
+    return { description: error.description };
   }
 }

@@ -26,10 +26,12 @@ import {
   type ConnectAttempt,
 } from './connect-attempts.js';
 import { handOffCallback, takeSecret, tellOpener } from '../popup/hand-off-callback.js';
+import { ConnectAgainError, ConnectDeniedError } from './connect-errors.js';
 import { forgetLatest, latestRequest } from './latest-request.js';
 import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
 
-// Still exported here, where it was first: `@paykit/elements` users may import both from this module.
+// Still exported here, where it was first: `@paykit/elements` users may import them from this module.
+export { ConnectAgainError, ConnectDeniedError } from './connect-errors.js';
 export { isConnectReturn } from './is-connect-return.js';
 
 /** Options of {@link handleConnectReturn}. */
@@ -48,16 +50,6 @@ export interface HandleConnectReturnOptions {
    */
   storage?: Storage;
   fetch?: typeof fetch;
-}
-
-/**
- * The error of a callback whose attempt is not found (`state_unknown`) or expired (`state_expired`): when this
- * browser remembers the origin's latest authorization request, `connectAgain` starts it again (a fresh state and
- * verifier, the same parameters and storage) and takes the merchant there; `<paykit-return>` offers it as
- * "Connect again".
- */
-export interface ConnectAgainError extends PaykitError {
-  connectAgain?: () => Promise<void>;
 }
 
 /** Callbacks being handled, by state: a second mount while the first runs (React StrictMode) shares its work. */
@@ -133,8 +125,7 @@ async function exchangeHere(
   }
   const error = query.get('error');
   // The server's description of a denial goes with the error, for the page's `paykit-connect-denied` event.
-  if (error === 'access_denied')
-    throw new PaykitError(error, text().connectCancelled, { cause: query.get('error_description') ?? undefined });
+  if (error === 'access_denied') throw new ConnectDeniedError(query.get('error_description') ?? undefined);
   // The server's error_description is not shown: anyone can put words in a callback URL, and the element's
   // box would lend them the shop's voice. The page reads it from the event of a denial, if it wants it.
   if (error !== null) throw new PaykitError('upstream_error', text().connectFailed);
@@ -194,18 +185,17 @@ function placesOf(given: Storage | undefined): Storage[] {
  * (kept where its attempt was: this tab's, or with `storage: 'local'` the origin's).
  */
 function again(code: 'state_unknown' | 'state_expired', places: Storage[]): ConnectAgainError {
-  const error: ConnectAgainError = new PaykitError(code, text().connectFailed);
   for (const place of places) {
     const latest = latestRequest(place);
     // Only an authorization request this origin's own button made can be there; still checked as any URL is.
     const url = latest && parseWebUrl(latest.href);
-    if (url && !error.connectAgain)
-      error.connectAgain = async () => {
+    if (url)
+      return new ConnectAgainError(code, async () => {
         await beginAttempt(url, latest.local ? 'local' : 'session');
         location.assign(url);
-      };
+      });
   }
-  return error;
+  return new ConnectAgainError(code);
 }
 
 /** Runs `work` on a storage the browser may refuse (its settings): without it, less is offered. */

@@ -6,7 +6,7 @@
  */
 import type { PaykitError } from '@paykit/core/browser';
 import { dev } from '#dev';
-import type { ConnectAgainError } from '../connect/handle-connect-return.js';
+import { ConnectAgainError, ConnectDeniedError } from '../connect/connect-errors.js';
 import { isConnectReturn } from '../connect/is-connect-return.js';
 import { handleConnectReturn } from '../connect/lazy-connect-return.js';
 import {
@@ -69,17 +69,11 @@ export async function confirmReturn(host: ReturnHost, signal: AbortSignal): Prom
     if (!connect && isTransient(error)) {
       calm();
       host.stall(true);
-    } else if (failure.code === 'access_denied')
-      host.show(
-        'canceled',
-        failure.message,
-        // handleConnectReturn's PaykitError keeps the server's description of a denial (a string, or none) as its cause.
-        new PaykitConnectDeniedEvent({ description: (error as PaykitError).cause as string | undefined }),
-      );
+    } else if (error instanceof ConnectDeniedError)
+      host.show('canceled', failure.message, new PaykitConnectDeniedEvent({ description: error.description }));
     else {
-      // state_unknown or state_expired (handleConnectReturn's ConnectAgainError), when this browser knows the
-      // origin's latest authorization request.
-      host.offerConnectAgain((error as ConnectAgainError).connectAgain);
+      // state_unknown or state_expired, when this browser knows the origin's latest authorization request.
+      host.offerConnectAgain(error instanceof ConnectAgainError ? error.connectAgain : undefined);
       host.show('error', failure.message, new PaykitErrorEvent(failure));
     }
   }
