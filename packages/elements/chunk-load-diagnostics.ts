@@ -15,6 +15,10 @@ const FETCHED_WHEN: Readonly<Record<string, string>> = {
   'start-connect': 'a <paykit-connect-button> is added to the page',
   popup: 'a popup <paykit-connect-button> is clicked',
   'drop-in': 'a drop-in <paykit-pay-button> is clicked',
+  'create-checkout': 'a <paykit-pay-button> is added to the page',
+  'confirm-return': 'a <paykit-return> starts its check',
+  'handle-return': "a payment's return is checked (<paykit-return>, or a drop-in's confirmation)",
+  framed: 'a button is inside a frame',
 };
 
 /**

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { isPaykitError } from './errors.js';
-import { currencyDecimals, formatMinor, majorToMinor, MAX_AMOUNT_MINOR, minorToMajor, parseAmount } from './amounts.js';
+import {
+  currencyDecimals,
+  currencyMinorUnit,
+  formatMinor,
+  majorToMinor,
+  MAX_AMOUNT_MINOR,
+  minorToMajor,
+  parseAmount,
+} from './amounts.js';
 
 describe('parseAmount', () => {
   it.each([
@@ -103,6 +111,19 @@ describe('decimals by currency (ISO 4217 minor unit, as Intl.NumberFormat report
     expect(currencyDecimals('KWD')).toBe(2);
     expect(currencyDecimals('BHD')).toBe(2);
     expect(currencyDecimals('not a code')).toBeUndefined();
+  });
+
+  it('knows each currency’s own minor unit, three digits included (what a price may show; the elements check it)', () => {
+    expect(currencyMinorUnit('KWD')).toBe(3);
+    expect(currencyMinorUnit('bhd')).toBe(3);
+    expect(currencyMinorUnit('JPY')).toBe(0);
+    expect(currencyMinorUnit('SGD')).toBe(2);
+    // Kept per code: the capped answer of currencyDecimals does not leak into it, nor the other way.
+    expect(currencyDecimals('KWD')).toBe(2);
+    expect(currencyMinorUnit('KWD')).toBe(3);
+    expect(currencyMinorUnit(undefined)).toBeUndefined();
+    expect(currencyMinorUnit('')).toBeUndefined();
+    expect(currencyMinorUnit('SDGX')).toBeUndefined();
   });
 
   it('refuses an amount the currency cannot have, naming the currency; never rounds it', () => {

@@ -11,11 +11,36 @@ export const MAX_AMOUNT_MINOR = 99_999_999_999;
 /** The outcome of {@link parseAmount}: minor units, or the reason the value is not an amount. */
 export type AmountParseResult = { ok: true; minor: number } | { ok: false; reason: string };
 
-// Plain decimal notation only: no exponent, no sign but a leading minus, no spaces, no hex.
-const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d+))?$/;
+/**
+ * An amount in plain decimal notation: no exponent, no sign but a leading minus, no spaces, no hex; groups: the
+ * sign, the whole part, the decimals. The one reading of an amount's text in paykit (`formatPrice` uses it too).
+ */
+export const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d+))?$/;
 
-/** {@link currencyDecimals}'s answers so far, by upper-case code. */
-const decimalsOf = new Map<string, number>();
+/** {@link currencyMinorUnit}'s answers so far, by upper-case code. */
+const minorUnitOf = new Map<string, number>();
+
+/**
+ * The currency's minor unit, ISO 4217's digits, as `Intl.NumberFormat` reports them (JPY 0, SGD 2, BHD and KWD 3).
+ * Undefined for a code Intl refuses. What a price may show; {@link currencyDecimals} is what the API carries.
+ *
+ * @example currencyMinorUnit('KWD') // 3
+ */
+export function currencyMinorUnit(currency: string | undefined): number | undefined {
+  // Making an Intl.NumberFormat costs 40 to 100 µs, more than the rest of a checkout's checks: each code's
+  // answer is kept. Only well-formed codes (three letters, any case: all Intl accepts) are kept, so the map holds
+  // at most 26^3 entries whatever a caller sends.
+  const code = currency && /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : undefined;
+  const known = code === undefined ? undefined : minorUnitOf.get(code);
+  if (known !== undefined) return known;
+  try {
+    const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+    if (code && digits !== undefined) minorUnitOf.set(code, digits);
+    return digits;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * How many decimals an amount in `currency` may have: the currency's minor unit (ISO 4217) as
@@ -26,20 +51,8 @@ const decimalsOf = new Map<string, number>();
  * @example currencyDecimals('KWD') // 2 (three in ISO 4217; the API carries two)
  */
 export function currencyDecimals(currency: string): number | undefined {
-  // Making an Intl.NumberFormat costs 40 to 100 µs, more than the rest of a checkout's checks: each code's
-  // answer is kept. Only well-formed codes (three letters, any case: all Intl accepts) are kept, so the map holds
-  // at most 26^3 entries whatever a caller sends.
-  const code = /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : undefined;
-  const known = code === undefined ? undefined : decimalsOf.get(code);
-  if (known !== undefined) return known;
-  try {
-    const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-    const decimals = Math.min(2, digits ?? 2);
-    if (code !== undefined) decimalsOf.set(code, decimals);
-    return decimals;
-  } catch {
-    return undefined;
-  }
+  const digits = currencyMinorUnit(currency);
+  return digits === undefined ? undefined : Math.min(2, digits);
 }
 
 /**

@@ -6,13 +6,11 @@
  * no-break space keeps the code with its number on a narrow screen. The elements write amounts in the shopper's
  * own language instead (`@paykit/elements`' `<paykit-return>`), and keep this module out of the browser.
  */
+import { DECIMAL } from './amounts.js';
 import { PaykitError } from './errors.js';
 
 /** The locale of the pages (English, Singapore: the API's home market). */
 const LOCALE = 'en-SG';
-
-/** A decimal in the API's form: at most two decimals, no exponent. Zero is allowed (nothing earned yet). */
-const DECIMAL = /^-?\d{1,15}(?:\.(\d{1,2}))?$/;
 
 const formats = new Map<string, Intl.NumberFormat>();
 
@@ -27,15 +25,16 @@ const formats = new Map<string, Intl.NumberFormat>();
  */
 export function formatPrice(amount: string | number, currency: string): string {
   const text = String(amount);
+  // A decimal in the API's form: at most two decimals. Zero is allowed (nothing earned yet), and so is a minus.
   const match = DECIMAL.exec(text);
-  if (!match) {
+  if (!match || (match[3] ?? '').length > 2) {
     const reason = 'must be a decimal number with at most two decimals, such as 12.50';
     throw new PaykitError('validation_failed', `${JSON.stringify(amount)} is not an amount: it ${reason}`, {
       errors: [{ path: 'amount', message: reason }],
     });
   }
   const own = formatOf(currency, false);
-  const cents = /[1-9]/.test(match[1] ?? '') && (own.resolvedOptions().maximumFractionDigits ?? 2) < 2;
+  const cents = /[1-9]/.test(match[3] ?? '') && (own.resolvedOptions().maximumFractionDigits ?? 2) < 2;
   // DECIMAL matched it: a decimal string, which Intl formats exactly (TypeScript types that as a template).
   return (cents ? formatOf(currency, true) : own).format(text as Intl.StringNumericLiteral);
 }

@@ -10,26 +10,9 @@
  * this file reads it.
  */
 import { OPERATION_IDS, OPERATION_ROUTES, type OperationId, type OperationScope } from './operations/routes.js';
+import { SCOPES, type Scope } from './scope-names.js';
 
-/** Every scope paykit knows. */
-export const SCOPES = [
-  'business:read',
-  'payments',
-  'payments:read',
-  'payments:create',
-  'payments:cancel',
-  'payments:refund',
-  'commerce',
-  'commerce:read',
-  'commerce:create',
-  'commerce:delete',
-  'customer',
-  'customer:read',
-  'customer:create',
-] as const;
-
-/** A scope paykit knows. */
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from './scope-names.js';
 
 /** The scope a new app has, and the only one it has until more are approved (spec 5.2). */
 export const DEFAULT_APP_SCOPE: Scope = 'business:read';

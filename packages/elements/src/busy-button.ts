@@ -2,13 +2,14 @@
  * The base class of `<paykit-pay-button>` and `<paykit-connect-button>`: what a button that starts a network
  * action does the same in both (busy state, errors, an outcome shown in place), written once.
  */
-import { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { PaykitErrorEvent } from './events.js';
 import { describeFailure } from './http.js';
 import { buttonStyles } from './button.styles.js';
 import { MESSAGES_CHANGED } from './messages.js';
 import { loadFramed } from './framed/lazy-framed.js';
+import type { ButtonHost } from './button-host.js';
+import { prefetch } from './prefetch.js';
 import { dev } from '#dev';
 
 /**
@@ -17,7 +18,7 @@ import { dev } from '#dev';
  * (a payment in the drop-in, a connection in a popup) shown in the same place, and a reset when the page comes
  * back from the back-forward cache. Subclasses say what a click does and what the label is.
  */
-export abstract class BusyButton extends LitElement {
+export abstract class BusyButton extends LitElement implements ButtonHost {
   // Static getters, not class fields: Safari 15.4 needs class fields lowered (see eslint.config.js).
   static override get styles() {
     return buttonStyles;
@@ -68,7 +69,7 @@ export abstract class BusyButton extends LitElement {
     addEventListener('pageshow', this);
     addEventListener(MESSAGES_CHANGED, this);
     // `top` is readable from a frame of any origin: nothing here can throw.
-    if (top !== self) void loadFramed();
+    if (top !== self) prefetch(loadFramed);
     dev?.framed(this);
   }
 
@@ -98,9 +99,7 @@ export abstract class BusyButton extends LitElement {
       // A listener may cancel the navigation (an SPA, a test); otherwise the button stays busy as the page leaves.
       // In a frame: the top window, or a new tab (framed.ts); never this frame, which the checkout refuses.
       if (event && this.dispatchEvent(event))
-        return top !== self
-          ? (await loadFramed()).go(this, event.detail.url, PaykitError)
-          : location.assign(event.detail.url);
+        return top !== self ? (await loadFramed()).go(this, event.detail.url) : location.assign(event.detail.url);
     } catch (error) {
       dev?.failure(this, error);
       const failure = describeFailure(error);

@@ -100,3 +100,8 @@ export function describeFailure(error: unknown): { code: string; message: string
   if (error instanceof PaykitError) return { code: error.code, message: error.message };
   return { code: 'internal_error', message: text().failed };
 }
+
+/** The endpoint without a trailing slash, for a path to be added. */
+export function trimSlash(endpoint: string): string {
+  return endpoint.replace(/\/+$/, '');
+}

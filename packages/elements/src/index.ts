@@ -6,17 +6,19 @@
  */
 export { PaykitPayButton } from './pay-button/pay-button.js';
 export { PaykitReturn } from './return/return-status.js';
-export { PaykitConnectButton } from './connect/connect-button.js';
+export { PaykitConnectButton } from './connect-button/connect-button.js';
 export { startConnect } from './connect/lazy-start-connect.js';
-export { prepareConnectPopup } from './connect/lazy-popup-connect.js';
-export type { ConnectPopupOptions, OpenPopupOptions, PreparedConnectPopup } from './connect/popup-connect.js';
+export { prepareConnectPopup } from './popup/lazy-popup-connect.js';
+export type { ConnectPopupOptions, OpenPopupOptions, PreparedConnectPopup } from './popup/popup-connect.js';
 export type { StartConnectOptions } from './connect/start-connect.js';
 export { handleConnectReturn } from './connect/lazy-connect-return.js';
 export { isConnectReturn } from './connect/is-connect-return.js';
-export type { ConnectAgainError, HandleConnectReturnOptions } from './connect/handle-connect-return.js';
+export type { HandleConnectReturnOptions } from './connect/handle-connect-return.js';
+// Types only: the classes live in the callback's lazy chunk (each one exported would cost every page its bytes).
+export type { ConnectAgainError, ConnectDeniedError } from './connect/connect-errors.js';
 export type { AttemptStorage } from './connect/connect-attempts.js';
 export { startCheckout, type StartCheckoutOptions } from './checkout/start-checkout.js';
-export type { CheckoutInPlace, DropInScript } from './checkout/checkout-in-place.js';
+export type { CheckoutInPlace, DropInScript } from './checkout/types.js';
 export { handleReturn } from './return/lazy-handle-return.js';
 export { FINAL_STATUSES } from './return/statuses.js';
 export type { HandleReturnOptions } from './return/handle-return.js';

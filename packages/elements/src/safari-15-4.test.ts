@@ -15,7 +15,7 @@ import { callBackend } from './http.js';
 import { randomUuid } from './random.js';
 import { startCheckout } from './checkout/start-checkout.js';
 import { startConnect } from './connect/start-connect.js';
-import type { PaykitConnectButton } from './connect/connect-button.js';
+import type { PaykitConnectButton } from './connect-button/connect-button.js';
 import type { PaykitPayButton } from './pay-button/pay-button.js';
 import type { PaykitReturn } from './return/return-status.js';
 import './all.js';

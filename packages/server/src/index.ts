@@ -33,10 +33,10 @@ export {
   type IdempotencyClaimOptions,
   type IdempotencyStore,
 } from './handler/idempotency-store.js';
-export { consoleLogger, redact, redactingLogger, type Logger } from './handler/logger.js';
+export type { Logger } from './handler/logger.js';
 export { createMerchantApi, type MerchantApi } from './api/merchant-api.js';
 export type { PageQuery } from './client/operation-methods.js';
-export { apiKeyAuth, type ApiAuth, type ApiConfig, type PaginationNames, type RetryPolicy } from './api/config.js';
+export type { ApiAuth, ApiConfig, PaginationNames, RetryPolicy } from './api/config.js';
 export type { CallOptions } from './api/transport.js';
 export { PaykitError, isPaykitError, type ErrorCode } from '@paykit/core';
 export {
@@ -53,13 +53,7 @@ export {
   type MerchantCredentials,
   type OAuthTokens,
 } from './oauth/connection-store.js';
-export {
-  CODE_LEDGER_TTL_MS,
-  codeHash,
-  MemoryCodeLedger,
-  type CodeLedger,
-  type MemoryCodeLedgerOptions,
-} from './oauth/code-ledger.js';
+export { MemoryCodeLedger, type CodeLedger, type MemoryCodeLedgerOptions } from './oauth/code-ledger.js';
 export {
   createOAuthClient,
   type CodeExchangeInput,
@@ -70,6 +64,5 @@ export {
 export type { OAuthClientOptions } from './oauth/oauth-client-options.js';
 export type { DiscoveryAlgorithm, OAuthEndpoints } from './oauth/authorization-server.js';
 export type { ClientAuthentication } from './oauth/client-authentication.js';
-export { DEFAULT_REFRESH_AHEAD, MAX_REFRESH_LEAD_MS } from './oauth/refresh-lead.js';
 export { MemoryTokenBudget, type TokenBudget, type TokenBudgetOptions } from './oauth/token-budget.js';
-export { hasRefreshLeases, ProcessRefreshLeases, type RefreshLeases } from './oauth/refresh-leases.js';
+export type { RefreshLeases } from './oauth/refresh-leases.js';

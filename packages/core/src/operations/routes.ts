@@ -10,7 +10,7 @@
  *
  * @see spec sections 4 (endpoints), 4.10 (the other operations) and 5.2 (scopes)
  */
-import type { Scope } from '../scopes.js';
+import type { Scope } from '../scope-names.js';
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -6,38 +6,14 @@
  * closed stays pending, and is opened again by the next call with the same choice instead of a second request.
  * Part of the drop-in's lazy chunk.
  */
-import { FINAL_STATUSES, handleReturn } from '../return/handle-return.js';
+import { handleReturn } from '../return/lazy-handle-return.js';
+import { FINAL_STATUSES } from '../return/statuses.js';
 import type { CheckoutStarted } from '../types.js';
-import { dropInScriptUrl, loadDropIn } from './load-drop-in.js';
+import { dropInScriptUrl, loadDropInScript } from './load-drop-in-script.js';
 import { openDropIn } from './open-drop-in.js';
 import { forgetPending, pendingCheckout, rememberPending } from './pending-checkouts.js';
-import { createCheckout, type StartCheckoutOptions } from './start-checkout.js';
-
-/**
- * The `dropIn` option: `true` (or `''`, an attribute without value) for `/hitpay.js` on the checkout URL's origin,
- * or the drop-in script's own URL (the service serves it from another host than its checkout pages).
- */
-export type DropInScript = true | string;
-
-/**
- * What {@link startCheckout} with `dropIn` resolves with: the payment request and how the overlay ended.
- * - `finished`: the overlay reported an outcome, and `status` is what the backend confirms (`completed`, `failed`
- *   or `canceled`; `pending` when the backend could not confirm it within `confirmWaitMs`).
- * - `closed`: the shopper closed the overlay; the payment request stays `pending`, and the next call with the same
- *   choice opens it again.
- * - `unavailable`: the drop-in could not be shown (its script refused by the page's Content-Security-Policy, a
- *   content blocker or the network; its frame refused by `frame-src`; a script URL not on `checkoutOrigins`): take
- *   the shopper to `url`, the checkout page, as without `dropIn`.
- */
-export interface CheckoutInPlace extends CheckoutStarted {
-  readonly dropIn: 'finished' | 'closed' | 'unavailable';
-  /** What the backend says was paid for, when it sends it (`finished` only). */
-  readonly purpose?: string;
-  /** The merchant's reference, when the backend sends it (`finished` only). */
-  readonly reference?: string;
-  /** The drop-in script's URL when one was chosen (for the development build's explanation when it failed). */
-  readonly script?: string;
-}
+import { loadCheckout } from './lazy-create-checkout.js';
+import type { CheckoutInPlace, DropInScript, StartCheckoutOptions } from './types.js';
 
 /** How long the backend is asked again after the overlay's `onSuccess`, while it still says `pending`. */
 export const CONFIRM_WAIT_MS = 30_000;
@@ -46,10 +22,10 @@ export const CONFIRM_WAIT_MS = 30_000;
 export async function checkoutInPlace(
   options: StartCheckoutOptions & { dropIn: DropInScript },
 ): Promise<CheckoutInPlace> {
-  const started = (await stillPending(options)) ?? (await createCheckout(options));
+  const started = (await stillPending(options)) ?? (await (await loadCheckout()).createCheckout(options));
   rememberPending(options, started);
   const script = dropInScriptUrl(options.dropIn, started.url, options.checkoutOrigins);
-  const api = script && (await loadDropIn(script));
+  const api = script && (await loadDropInScript(script));
   if (!api) return { ...started, dropIn: 'unavailable', ...(script ? { script: script.href } : {}) };
   const end = await openDropIn(api, started, script);
   const unavailable = { ...started, dropIn: 'unavailable', script: script.href } as const;

@@ -6,7 +6,7 @@
  * checkout page instead). Part of the drop-in's lazy chunk.
  */
 import type { CheckoutStarted } from '../types.js';
-import type { DropInApi } from './load-drop-in.js';
+import type { DropInApi } from './load-drop-in-script.js';
 
 /** How the overlay ended. */
 export type DropInEnd = 'success' | 'error' | 'close' | 'blocked';

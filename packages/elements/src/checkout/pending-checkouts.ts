@@ -6,7 +6,7 @@
  */
 import { parseAllowedUrl } from '@paykit/core/browser';
 import type { CheckoutStarted } from '../types.js';
-import type { StartCheckoutOptions } from './start-checkout.js';
+import type { StartCheckoutOptions } from './types.js';
 
 /** The sessionStorage key of a choice's pending payment request. */
 const keyOf = (options: StartCheckoutOptions) => `paykit:drop-in:${JSON.stringify([options.endpoint, options.choice])}`;

@@ -5,19 +5,15 @@
  * entry expires after ten minutes and, once its callback is handled, becomes a tombstone so that a reload or a
  * replay is told "already handled" rather than "unknown" (in localStorage, for every tab at once).
  *
- * The authorization request of the latest attempt (its URL: public parameters, the state and the S256 challenge,
- * never the verifier) is also kept, in the same storage as the attempt, so that a callback page that cannot find
- * its attempt (an expired one, a cleared storage, with `storage: 'local'` another tab) can offer "Connect again"
- * with the same settings. Not in localStorage whatever `storage` says: every tab of the origin reads localStorage,
- * and with the state and the challenge a page could ask for a code bound to this tab's verifier.
+ * The authorization request of the latest attempt is also kept, in the same storage as the attempt
+ * (latest-request.ts), so that a callback page that cannot find its attempt can offer "Connect again".
  */
+import { rememberLatest } from './latest-request.js';
 import { codeChallengeOf, randomToken } from './pkce.js';
 
 export const PREFIX = 'paykit:connect:';
 /** How long a connect attempt may take, from click to callback. */
 export const ATTEMPT_TTL_MS = 10 * 60_000;
-/** The key of the latest authorization request, in the attempt's storage: `[url, storage === 'local']`. Not under PREFIX. */
-export const LATEST = 'paykit:connect-again';
 
 /**
  * Where a connect attempt is kept: this tab's `sessionStorage` (the default, `'session'`), the origin's
@@ -48,7 +44,7 @@ export async function beginAttempt(url: URL, storage?: AttemptStorage): Promise<
   query.set('code_challenge_method', 'S256');
   const place = storageOf(storage);
   saveAttempt(place, state, { codeVerifier, redirectUri: query.get('redirect_uri')!, createdAt: Date.now() });
-  place.setItem(LATEST, JSON.stringify([url.href, storage === 'local']));
+  rememberLatest(place, url.href, storage === 'local');
   return state;
 }
 

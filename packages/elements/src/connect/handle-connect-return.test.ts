@@ -3,12 +3,14 @@ import type { PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent }
 import '../return/define.js';
 import type { PaykitReturn } from '../return/return-status.js';
 import { approveOnDashboard, backendState, itExcept, next, waitFor } from '../../test-support/backend-client.js';
-import { LATEST, saveAttempt } from './connect-attempts.js';
+import { saveAttempt } from './connect-attempts.js';
+import { LATEST } from './latest-request.js';
+import { ConnectAgainError, ConnectDeniedError } from './connect-errors.js';
 import { handleConnectReturn } from './handle-connect-return.js';
 import { codeChallengeOf } from './pkce.js';
 import { startConnect } from './start-connect.js';
-import './define.js';
-import type { PaykitConnectButton } from './connect-button.js';
+import '../connect-button/define.js';
+import type { PaykitConnectButton } from '../connect-button/connect-button.js';
 
 let dashboard: string;
 const redirectUri = () => `${location.origin}/return`;
@@ -102,6 +104,32 @@ describe('<paykit-return> on an OAuth callback', () => {
     await mountReturn('code=a&state=x&state=y');
     expect((await repeated).detail.code).to.equal('duplicate_parameter');
     expect((await backendState()).callbacks).to.equal(before);
+  });
+
+  it('throws typed errors a page can test: a denial with its description, a lost attempt with connectAgain', async () => {
+    const { state } = await startConnect({
+      clientId: 'c',
+      redirectUri: redirectUri(),
+      scope: 'payments',
+      dashboardUrl: dashboard,
+    });
+    const denied: unknown = await handleConnectReturn({
+      endpoint: '/paykit',
+      url: `${redirectUri()}?error=access_denied&error_description=No%20thanks&state=${state}`,
+    }).catch((error: unknown) => error);
+    expect(denied).to.be.instanceOf(ConnectDeniedError);
+    expect((denied as ConnectDeniedError).code).to.equal('access_denied');
+    expect((denied as ConnectDeniedError).description).to.equal('No thanks');
+    expect((denied as ConnectDeniedError).cause).to.equal(undefined);
+
+    // This tab's latest request is kept by startConnect: a state it never issued can be started again.
+    const lost: unknown = await handleConnectReturn({
+      endpoint: '/paykit',
+      url: `${redirectUri()}?code=abc&state=never-issued`,
+    }).catch((error: unknown) => error);
+    expect(lost).to.be.instanceOf(ConnectAgainError);
+    expect((lost as ConnectAgainError).code).to.equal('state_unknown');
+    expect((lost as ConnectAgainError).connectAgain).to.be.a('function');
   });
 
   it('says "cancelled" on access_denied, with no call; the description reaches the event, never the box', async () => {

@@ -13,24 +13,25 @@
  * @see https://www.rfc-editor.org/rfc/rfc9207
  */
 import { PaykitError, parseWebUrl, type OAUTH_CALLBACK_PATH, type OAuthCallbackAnswer } from '@paykit/core/browser';
-import { trimSlash } from '../checkout/start-checkout.js';
-import { callBackend, repeats } from '../http.js';
+import { callBackend, repeats, trimSlash } from '../http.js';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
 import {
   ATTEMPT_TTL_MS,
   beginAttempt,
-  LATEST,
   peekAttempt,
   PREFIX,
   prune,
   read,
   type ConnectAttempt,
 } from './connect-attempts.js';
-import { handOffCallback, takeSecret, tellOpener } from './hand-off-callback.js';
+import { handOffCallback, takeSecret, tellOpener } from '../popup/hand-off-callback.js';
+import { ConnectAgainError, ConnectDeniedError } from './connect-errors.js';
+import { forgetLatest, latestRequest } from './latest-request.js';
 import { CALLBACK_PARAMS, HANDLED } from './is-connect-return.js';
 
-// Still exported here, where it was first: `@paykit/elements` users may import both from this module.
+// Still exported here, where it was first: `@paykit/elements` users may import them from this module.
+export { ConnectAgainError, ConnectDeniedError } from './connect-errors.js';
 export { isConnectReturn } from './is-connect-return.js';
 
 /** Options of {@link handleConnectReturn}. */
@@ -49,16 +50,6 @@ export interface HandleConnectReturnOptions {
    */
   storage?: Storage;
   fetch?: typeof fetch;
-}
-
-/**
- * The error of a callback whose attempt is not found (`state_unknown`) or expired (`state_expired`): when this
- * browser remembers the origin's latest authorization request, `connectAgain` starts it again (a fresh state and
- * verifier, the same parameters and storage) and takes the merchant there; `<paykit-return>` offers it as
- * "Connect again".
- */
-export interface ConnectAgainError extends PaykitError {
-  connectAgain?: () => Promise<void>;
 }
 
 /** Callbacks being handled, by state: a second mount while the first runs (React StrictMode) shares its work. */
@@ -134,14 +125,13 @@ async function exchangeHere(
   }
   const error = query.get('error');
   // The server's description of a denial goes with the error, for the page's `paykit-connect-denied` event.
-  if (error === 'access_denied')
-    throw new PaykitError(error, text().connectCancelled, { cause: query.get('error_description') ?? undefined });
+  if (error === 'access_denied') throw new ConnectDeniedError(query.get('error_description') ?? undefined);
   // The server's error_description is not shown: anyone can put words in a callback URL, and the element's
   // box would lend them the shop's voice. The page reads it from the event of a denial, if it wants it.
   if (error !== null) throw new PaykitError('upstream_error', text().connectFailed);
   const code = query.get('code');
   if (!code) throw new PaykitError('validation_failed', text().connectFailed);
-  // Core's path, written out (see start-checkout.ts).
+  // Core's path, written out (see create-checkout.ts).
   const path: typeof OAUTH_CALLBACK_PATH = '/oauth/callback';
   const answer = await callBackend(trimSlash(options.endpoint) + path, {
     body: {
@@ -159,7 +149,7 @@ async function exchangeHere(
   const business = (answer as Partial<OAuthCallbackAnswer>).business;
   if (typeof business?.name !== 'string') throw new PaykitError('upstream_invalid_response', text().failed);
   // Connected: "Connect again" has nothing left to offer, and the request's parameters need not stay around.
-  placesOf(options.storage).forEach((place) => place.removeItem(LATEST));
+  placesOf(options.storage).forEach(forgetLatest);
   return business;
 }
 
@@ -195,20 +185,17 @@ function placesOf(given: Storage | undefined): Storage[] {
  * (kept where its attempt was: this tab's, or with `storage: 'local'` the origin's).
  */
 function again(code: 'state_unknown' | 'state_expired', places: Storage[]): ConnectAgainError {
-  const error: ConnectAgainError = new PaykitError(code, text().connectFailed);
-  for (const place of places)
-    tryStorage(() => {
-      // Only an authorization request this origin's own button made can be there (beginAttempt's `[url, local]`);
-      // still checked as any URL is.
-      const [href, local] = JSON.parse(place.getItem(LATEST)!) as [string, boolean];
-      const url = parseWebUrl(href);
-      if (url && !error.connectAgain)
-        error.connectAgain = async () => {
-          await beginAttempt(url, local ? 'local' : 'session');
-          location.assign(url);
-        };
-    });
-  return error;
+  for (const place of places) {
+    const latest = latestRequest(place);
+    // Only an authorization request this origin's own button made can be there; still checked as any URL is.
+    const url = latest && parseWebUrl(latest.href);
+    if (url)
+      return new ConnectAgainError(code, async () => {
+        await beginAttempt(url, latest.local ? 'local' : 'session');
+        location.assign(url);
+      });
+  }
+  return new ConnectAgainError(code);
 }
 
 /** Runs `work` on a storage the browser may refuse (its settings): without it, less is offered. */

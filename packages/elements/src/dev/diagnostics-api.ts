@@ -9,7 +9,7 @@ export interface Diagnostics {
   payButton(element: PayButtonConfig): void;
   /** Checks a connect button's attributes before its click sends anything; warns for each problem. */
   connectButton(element: ConnectButtonConfig): void;
-  /** Watches a `<paykit-return>` that has no `endpoint` yet, and warns if none arrives soon. */
+  /** Watches a `<paykit-return>` as it joins the page, and warns if it still has no `endpoint` a little later. */
   returnPage(element: HTMLElement & { endpoint: string }): void;
   /** Explains a failure of `element`'s call to its `endpoint` (a 403 for this origin, CORS, a wrong checkout origin). */
   failure(element: HTMLElement, error: unknown): void;

@@ -6,8 +6,8 @@
  *
  * Shoppers never read these: the elements show their own short words, and these go to the console only.
  */
-import { parseWebUrl, PaykitError } from '@paykit/core/browser';
-import { LATEST } from '../connect/connect-attempts.js';
+import { currencyMinorUnit, parseWebUrl, PaykitError } from '@paykit/core/browser';
+import { latestRequest, type LatestRequest } from '../connect/latest-request.js';
 import { topAllowed } from '../framed/top-allowed.js';
 import type { ConnectButtonConfig, Diagnostics, PayButtonConfig } from './diagnostics-api.js';
 
@@ -32,13 +32,8 @@ function words(value: unknown): string[] {
 function payButton(element: PayButtonConfig): void {
   const { amount, currency } = element;
   const given = /\.(\d*[1-9])/.exec(amount ?? '')?.[1]?.length ?? 0;
-  let digits: number | undefined;
-  try {
-    if (currency)
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-  } catch {
-    // An unknown currency: the backend says so.
-  }
+  // An unknown currency (undefined): the backend says so.
+  const digits = currencyMinorUnit(currency);
   if (digits !== undefined && given > digits)
     say(
       'error',
@@ -291,15 +286,14 @@ const CALLBACK_REFUSALS: { readonly [code: string]: string } = {
 
 /**
  * Why a callback's attempt was not found, from what this tab and this browser remember of the latest connection
- * (`[url, local]`, kept by every attempt where the attempt is: this tab's sessionStorage, or the origin's
+ * (latest-request.ts: kept by every attempt where the attempt is, this tab's sessionStorage, or the origin's
  * localStorage with storage="local").
  */
 function likelyCause(): string {
-  let latest: [string, boolean] | null = null;
+  let latest: LatestRequest | undefined;
   for (const place of ['sessionStorage', 'localStorage'] as const)
     try {
-      // connect-attempts' own entry, `[url, local]`.
-      latest ??= JSON.parse(globalThis[place].getItem(LATEST)!) as [string, boolean] | null;
+      latest ??= latestRequest(globalThis[place]);
     } catch {
       // That storage is refused: nothing is known of it.
     }
@@ -312,7 +306,7 @@ function likelyCause(): string {
       '<paykit-connect-button> on a page of another origin than this one: its redirect-uri must be on the origin ' +
       "of the button's page, whose storage is the only one that holds the attempt."
     );
-  return latest[1]
+  return latest.local
     ? ' The latest connection from this origin kept its attempt in localStorage (storage="local"), which every tab ' +
         'of this browser reads, so the likely cause is another browser, an attempt over ten minutes old that was ' +
         'already pruned, or cleared site data.'

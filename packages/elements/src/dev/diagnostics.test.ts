@@ -7,7 +7,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PaykitErrorEvent } from '../events.js';
-import '../connect/define.js';
+import '../connect-button/define.js';
 import '../pay-button/define.js';
 import type { PaykitPayButton } from '../pay-button/pay-button.js';
 import '../return/define.js';

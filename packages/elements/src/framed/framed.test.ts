@@ -16,7 +16,7 @@ async function warningsInFrame(markup: string, sandbox?: string): Promise<string
   if (sandbox !== undefined) frame.setAttribute('sandbox', sandbox);
   // The frame's console is watched from its first script, before the elements' modules run.
   frame.srcdoc = `<!doctype html><script>window.warnings = []; console.warn = (words) => warnings.push(String(words));</script>
-    <script type="module">import '/src/pay-button/define.ts'; import '/src/connect/define.ts';</script>${markup}`;
+    <script type="module">import '/src/pay-button/define.ts'; import '/src/connect-button/define.ts';</script>${markup}`;
   document.body.append(frame);
   try {
     const inner = () => frame.contentWindow as (Window & { warnings?: string[] }) | null;

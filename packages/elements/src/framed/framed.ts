@@ -8,9 +8,9 @@
  *
  * Lazy chunk: busy-button.ts imports it only when `top !== self`, as soon as the button is on the page.
  */
-import type { PaykitError } from '@paykit/core/browser';
+import { PaykitError } from '@paykit/core/browser';
 import { topAllowed } from './top-allowed.js';
-import type { BusyButton } from '../busy-button.js';
+import type { ButtonHost } from '../button-host.js';
 import { text, type FramedMessages } from '../messages.js';
 
 /** English; a locale table may carry its own (see {@link FramedMessages}). */
@@ -28,7 +28,7 @@ export const PRESS_AGAIN_MS = 60_000;
 const opened = new WeakMap<EventTarget, Window>();
 
 /** The page a refused navigation left for the next click: for the button's settings of then, until `until`. */
-const left = new WeakMap<BusyButton, { url: string; settings: string; until: number }>();
+const left = new WeakMap<ButtonHost, { url: string; settings: string; until: number }>();
 
 /**
  * Buttons whose click found that neither the top nor a tab can be reached, even from a click: the click's end
@@ -36,13 +36,13 @@ const left = new WeakMap<BusyButton, { url: string; settings: string; until: num
  */
 const doomed = new WeakSet<EventTarget>();
 
-function words(button: BusyButton): FramedMessages {
+function words(button: ButtonHost): FramedMessages {
   // A locale table may carry these words beside its Messages (none of them in English's table).
   return { ...EN, ...(text(button) as Partial<FramedMessages>) };
 }
 
 /** What the button would ask the backend for: a change (a quantity, another product) voids a page left. */
-function settingsOf(button: BusyButton): string {
+function settingsOf(button: ButtonHost): string {
   return JSON.stringify([
     'choice' in button ? button.choice : undefined,
     Array.from(button.attributes, (attribute) => [attribute.name, attribute.value]),
@@ -71,14 +71,14 @@ function openTab(url?: string): Window | null {
 }
 
 /** The shopper is told where the page went. */
-function inTab(button: BusyButton): void {
+function inTab(button: ButtonHost): void {
   const said = words(button);
   // The pay button has a `choice`; the connect button none.
   button.show('choice' in button ? said.checkoutInTab : said.connectInTab);
 }
 
 /** Takes the top window to `url`, else opens it in a new tab: which, or `undefined` when the browser refused both. */
-function leave(button: BusyButton, url: string): 'top' | 'tab' | undefined {
+function leave(button: ButtonHost, url: string): 'top' | 'tab' | undefined {
   try {
     // The one navigation of the top. A frame of another origin may set `href` (not call `assign`).
     top!.location.href = url;
@@ -95,13 +95,11 @@ function leave(button: BusyButton, url: string): 'top' | 'tab' | undefined {
  * Where the click goes, once the button's event (`paykit-checkout`, `paykit-connect`) was not cancelled: `url` is
  * the checkout or the authorization page. The top window leaving, the button stays busy, as on a page of its own;
  * otherwise it says where the page went (and is ready again). Throws `navigation_blocked` when the click found
- * that nothing can be opened: the button shows it and fires `paykit-error`. The button hands over the error class:
- * this chunk importing it (or an event class) made Rolldown move modules that `paykit.js` shares with it into a
- * file every page fetched.
+ * that nothing can be opened: the button shows it and fires `paykit-error`.
  */
-export function go(button: BusyButton, url: string, Failure: typeof PaykitError): void {
+export function go(button: ButtonHost, url: string): void {
   const tab = end(button);
-  if (doomed.delete(button)) throw new Failure('navigation_blocked', words(button).frameBlocked);
+  if (doomed.delete(button)) throw new PaykitError('navigation_blocked', words(button).frameBlocked);
   if (tab && !tab.closed) {
     tab.location.replace(url);
     inTab(button);
@@ -120,9 +118,9 @@ function end(button: EventTarget): Window | undefined {
 }
 
 /** The button whose own native button a click reached, if it is ready. */
-function clicked(event: Event): BusyButton | undefined {
+function clicked(event: Event): ButtonHost | undefined {
   const path = event.composedPath();
-  // A pay or connect button (BusyButton's public `show`), not another paykit element with buttons (`<paykit-return>`).
+  // A pay or connect button (ButtonHost's public `show`), not another paykit element with buttons (`<paykit-return>`).
   const at = path.findIndex(
     (node) => node instanceof HTMLElement && node.localName.startsWith('paykit-') && 'show' in node,
   );
@@ -132,7 +130,7 @@ function clicked(event: Event): BusyButton | undefined {
     .find((node): node is HTMLButtonElement => node instanceof HTMLButtonElement && node.part.contains('button'));
   // Busy: the button ignores the click (one click, one action).
   // path[at] is the node findIndex checked just above.
-  return inner && inner.getAttribute('aria-busy') !== 'true' ? (path[at] as BusyButton) : undefined;
+  return inner && inner.getAttribute('aria-busy') !== 'true' ? (path[at] as ButtonHost) : undefined;
 }
 
 /** The click of the event's button is over without a navigation: its blank tab, if any, closes. */

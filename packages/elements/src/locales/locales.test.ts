@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../connect/define.js';
+import '../connect-button/define.js';
 import '../pay-button/define.js';
 import type { PaykitPayButton } from '../pay-button/pay-button.js';
 import { registerMessages, text, type FramedMessages, type Messages } from '../messages.js';

@@ -1,10 +1,13 @@
 /** `<paykit-pay-button>`: the shop's pay button, to the hosted checkout or the drop-in. */
 import { BusyButton } from '../busy-button.js';
-import type { DropInScript } from '../checkout/checkout-in-place.js';
+import { loadCheckout } from '../checkout/lazy-create-checkout.js';
+import { loadDropIn } from '../checkout/lazy-drop-in.js';
 import { startCheckout, wantsDropIn } from '../checkout/start-checkout.js';
+import type { DropInScript } from '../checkout/types.js';
 import { PaykitCheckoutEvent } from '../events.js';
 import { text } from '../messages.js';
 import type { ShopperChoice } from '../types.js';
+import { prefetch } from '../prefetch.js';
 import { dev } from '#dev';
 
 /**
@@ -91,6 +94,12 @@ export class PaykitPayButton extends BusyButton {
     this.endpoint = this.checkoutOrigins = '';
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The checkout's code (a lazy chunk) is fetched now, so that a click does not wait for it.
+    prefetch(loadCheckout);
+  }
+
   /** The shopper's choice as the attributes describe it. */
   get choice(): ShopperChoice {
     const choice: ShopperChoice = {};
@@ -108,7 +117,7 @@ export class PaykitPayButton extends BusyButton {
     const options = { endpoint: this.endpoint, choice: this.choice, checkoutOrigins: words(this.checkoutOrigins) };
     if (wantsDropIn(this.dropIn))
       // The drop-in's code (a lazy chunk) is fetched by the first click of a button that opens it.
-      return (await import('../checkout/drop-in.js')).payInPlace(this, { ...options, dropIn: this.dropIn });
+      return (await loadDropIn()).payInPlace(this, { ...options, dropIn: this.dropIn });
     const started = await startCheckout(options);
     return new PaykitCheckoutEvent({ id: started.id, url: started.url });
   }

@@ -6,8 +6,10 @@
  * Part of the drop-in's lazy chunk.
  */
 import { dev } from '#dev';
-import { checkoutInPlace, type DropInScript } from '../checkout/checkout-in-place.js';
-import { createCheckout, type StartCheckoutOptions } from '../checkout/start-checkout.js';
+import type { PayButtonHost } from '../button-host.js';
+import { checkoutInPlace } from '../checkout/checkout-in-place.js';
+import { loadCheckout } from '../checkout/lazy-create-checkout.js';
+import type { DropInScript, StartCheckoutOptions } from '../checkout/types.js';
 import {
   PaykitCancelEvent,
   PaykitCheckoutEvent,
@@ -17,17 +19,16 @@ import {
 import { text } from '../messages.js';
 import { FINAL_STATUSES } from '../return/statuses.js';
 import type { PaymentStatus } from '../types.js';
-import type { PaykitPayButton } from './pay-button.js';
 
 /** Opens the button's checkout in the drop-in; resolves with the navigation the button makes next, if any. */
 export async function payInPlace(
-  button: PaykitPayButton,
+  button: PayButtonHost,
   options: StartCheckoutOptions & { dropIn: DropInScript },
 ): Promise<PaykitCheckoutEvent | undefined> {
   // In a frame, the overlay would be confined to the frame's box (and the checkout's frame-ancestors names this
   // page's origin, not the one above it): the checkout page, in the top window or a new tab (framed/framed.ts).
   if (top !== self) {
-    const { id, url } = await createCheckout(options);
+    const { id, url } = await (await loadCheckout()).createCheckout(options);
     return new PaykitCheckoutEvent({ id, url });
   }
   const result = await checkoutInPlace(options);
@@ -71,7 +72,7 @@ export async function payInPlace(
  * the button stays; the development build says why before the click).
  */
 function returnPageOf(
-  button: PaykitPayButton,
+  button: PayButtonHost,
   payment: { id: string; status: string },
   merchant: string | undefined,
 ): string | undefined {

@@ -6,7 +6,7 @@
 import { createComponent } from '@lit/react';
 import React from 'react';
 import { eventProps } from './event-props.js';
-import { PaykitConnectButton } from '../connect/define.js';
+import { PaykitConnectButton } from '../connect-button/define.js';
 
 /**
  * `<paykit-connect-button>` as a React component: properties as props (`popup` and `endpoint` connect in a popup),

@@ -3,13 +3,12 @@
  * for the real status. The `status` in the URL is a claim anyone can type; it is never believed.
  */
 import { PaykitError, type PAYMENT_REQUESTS_PATH } from '@paykit/core/browser';
-import { trimSlash } from '../checkout/start-checkout.js';
-import { callBackend, paymentOf, repeats } from '../http.js';
+import { callBackend, paymentOf, repeats, trimSlash } from '../http.js';
 import { text } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
-import { FINAL_STATUSES, isTransient } from './statuses.js';
+import { FINAL_STATUSES } from './statuses.js';
 
-export { FINAL_STATUSES, isTransient } from './statuses.js';
+export { FINAL_STATUSES } from './statuses.js';
 
 /** Options of {@link handleReturn}. */
 export interface HandleReturnOptions {
@@ -41,7 +40,7 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
   if (!/^[A-Za-z0-9_-]{1,255}$/.test(reference ?? '')) throw new PaykitError('validation_failed', text().noReference);
   const merchant = query.get('merchant');
   // The reference is URL-safe as checked above: it goes in the path as it is. Core's path, written out (see
-  // start-checkout.ts).
+  // create-checkout.ts).
   const path: typeof PAYMENT_REQUESTS_PATH = '/payment-requests';
   const url =
     `${trimSlash(options.endpoint)}${path}/${reference}` +
@@ -62,6 +61,18 @@ export async function handleReturn(options: HandleReturnOptions): Promise<Paymen
     await sleep(wait, options.signal);
     wait = Math.min(wait * 2, 30_000);
   }
+}
+
+/**
+ * True when asking again may help: no answer (network, time limit), an unreadable one, a 5xx, a 408 or a 429.
+ * An unknown reference (404), a refusal (403), a malformed request (4xx) or a bad return URL will not get better.
+ */
+export function isTransient(error: unknown): error is PaykitError {
+  if (!(error instanceof PaykitError)) return false;
+  const status = error.status;
+  return status
+    ? status > 499 || status === 408 || status === 429
+    : /^(network_error|timeout|upstream_invalid_response)$/.test(error.code);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

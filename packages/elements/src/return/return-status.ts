@@ -1,29 +1,15 @@
 /** `<paykit-return>`: a payment's confirmed result on the shop's return page, and a platform's connect result. */
-import type { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing } from 'lit';
 import { dev } from '#dev';
-import type { ConnectAgainError } from '../connect/handle-connect-return.js';
-import { isConnectReturn } from '../connect/is-connect-return.js';
-// Its code is fetched on the first call: a shop's return page (the common one) never downloads it.
-import { handleConnectReturn } from '../connect/lazy-connect-return.js';
-import {
-  PaykitConnectDeniedEvent,
-  PaykitConnectedEvent,
-  PaykitErrorEvent,
-  PaykitPaymentCompletedEvent,
-  PaykitPaymentFailedEvent,
-} from '../events.js';
+import { startedFrom } from '../checkout/started-from.js';
+import { PaykitErrorEvent } from '../events.js';
 import { describeFailure } from '../http.js';
 import { langOf, text, type Messages } from '../messages.js';
 import type { PaymentStatus } from '../types.js';
-import { handleReturn } from './lazy-handle-return.js';
-import { FINAL_STATUSES, isTransient } from './statuses.js';
 import { formatAmount } from './format-amount.js';
-import { STARTED_FROM } from '../checkout/start-checkout.js';
+import { loadConfirmReturn } from './lazy-confirm-return.js';
+import type { ReturnHost, ReturnState } from './return-host.js';
 import { returnStatusStyles } from './return-status.styles.js';
-
-/** What the box shows: `pending` is "still confirming" (still processing, or the backend cannot say yet). */
-type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'connected' | 'error';
 
 /**
  * The result of a payment, on the merchant's return page. Reads `reference` from the page URL, asks the
@@ -55,7 +41,7 @@ type State = 'checking' | 'completed' | 'failed' | 'canceled' | 'pending' | 'con
  * @cssprop --paykit-success-color - Border of a completed payment.
  * @cssprop --paykit-error-color - Border of a failed payment or an error.
  */
-export class PaykitReturn extends LitElement {
+export class PaykitReturn extends LitElement implements ReturnHost {
   // Static getters and TypeScript-private members, not class fields or #private ones: Safari 15.4 needs those
   // lowered (see eslint.config.js).
   static override get styles() {
@@ -82,7 +68,7 @@ export class PaykitReturn extends LitElement {
    * keeps it), else the page the shopper came from; either only when it is on this origin.
    */
   declare retryUrl?: string;
-  declare private _state: State;
+  declare private _state: ReturnState;
   declare private _text: string;
   declare private _payment: PaymentStatus | undefined;
   /** The automatic checks have stopped without a final status: "Check again" is offered. */
@@ -104,7 +90,7 @@ export class PaykitReturn extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (!this.endpoint) dev?.returnPage(this);
+    dev?.returnPage(this);
     this._start();
   }
 
@@ -119,8 +105,16 @@ export class PaykitReturn extends LitElement {
    */
   private _start(): void {
     if (!this.endpoint || !this.isConnected || this._abort?.signal.aborted === false) return;
-    this._abort = new AbortController();
-    void this._confirm(this._abort.signal);
+    const { signal } = (this._abort = new AbortController());
+    // The check's code (a lazy chunk) is fetched now; one that cannot load is said as any failure is.
+    loadConfirmReturn().then(
+      (check) => check.confirmReturn(this, signal),
+      (error: unknown) => {
+        dev?.failure(this, error);
+        const failure = describeFailure(error);
+        this.show('error', failure.message, new PaykitErrorEvent(failure));
+      },
+    );
   }
 
   override disconnectedCallback(): void {
@@ -153,81 +147,41 @@ export class PaykitReturn extends LitElement {
   }
 
   /**
-   * Shows the outcome and tells the page. `message` is a key of the messages (read at render, so that a locale
-   * registered later applies) or the words themselves.
+   * Shows the outcome and tells the page (the check's chunk calls it: see {@link ReturnHost}).
+   *
+   * @internal
    */
-  private _show(state: State, message: keyof Messages | string, event?: Event): void {
+  show(state: ReturnState, message: keyof Messages | string, event?: Event): void {
     this._state = state;
     this._text = message;
     if (event) this.dispatchEvent(event);
   }
 
-  /** Still confirming: the payment is pending, or the backend cannot say yet. Never an error to the shopper. */
-  private _calm(payment?: PaymentStatus | PaykitError): void {
-    if (payment && 'amount' in payment) this._payment = payment;
-    this._show('pending', 'stillConfirming');
+  /**
+   * Shows the confirmed payment under the message.
+   *
+   * @internal
+   */
+  showPayment(payment: PaymentStatus): void {
+    this._payment = payment;
   }
 
-  private async _confirm(signal: AbortSignal): Promise<void> {
-    this._stalled = false;
-    this._show('checking', 'checking');
-    await this.updateComplete;
-    const connect = isConnectReturn(location.href);
-    try {
-      if (connect) {
-        this._show('checking', 'connecting');
-        const business = await handleConnectReturn({ endpoint: this.endpoint });
-        this._show('connected', `${text(this).connected}${business.name}.`, new PaykitConnectedEvent({ business }));
-        return;
-      }
-      // The shopper left the checkout ("back to the shop"): one check, and a still pending payment was not made.
-      const left = new URL(location.href).searchParams.get('status') === 'canceled';
-      const status = await handleReturn({
-        endpoint: this.endpoint,
-        signal,
-        maxWaitMs: left ? 0 : this.maxWaitMs,
-        onStatus: (payment) => this._calm(payment),
-        onRetry: (error) => this._calm(error),
-      });
-      this._payment = status;
-      const state = status.status;
-      if (state === 'completed') this._show(state, state, new PaykitPaymentCompletedEvent(status));
-      else if (FINAL_STATUSES.has(state))
-        // FINAL_STATUSES holds three of the element's states.
-        this._show(state as State, state === 'failed' ? 'failedPayment' : state, new PaykitPaymentFailedEvent(status));
-      else if (left) this._show('canceled', 'notCompleted');
-      else this._stalled = true;
-    } catch (error) {
-      if (signal.aborted) return;
-      dev?.failure(this, error);
-      const failure = describeFailure(error);
-      if (!connect && isTransient(error)) {
-        this._calm();
-        this._stalled = true;
-      } else if (failure.code === 'access_denied')
-        this._show(
-          'canceled',
-          failure.message,
-          // handleConnectReturn's PaykitError keeps the server's description of a denial (a string, or none) as its cause.
-          new PaykitConnectDeniedEvent({ description: (error as PaykitError).cause as string | undefined }),
-        );
-      else {
-        // state_unknown or state_expired (handleConnectReturn's ConnectAgainError), when this browser knows the
-        // origin's latest authorization request.
-        this._again = (error as ConnectAgainError).connectAgain;
-        this._show('error', failure.message, new PaykitErrorEvent(failure));
-      }
-    }
+  /**
+   * Offers "Check again" (`true`), or no longer.
+   *
+   * @internal
+   */
+  stall(stalled: boolean): void {
+    this._stalled = stalled;
   }
-}
 
-/** The page that started this tab's latest checkout (start-checkout.ts keeps it), if the browser allows storage. */
-function startedFrom(): string | undefined {
-  try {
-    // Storage's index is typed `any`: a string where start-checkout set it.
-    return sessionStorage[STARTED_FROM] as string | undefined;
-  } catch {
-    return undefined;
+  /**
+   * Offers "Connect again", or no longer.
+   *
+   * @internal
+   */
+  offerConnectAgain(again: (() => Promise<void>) | undefined): void {
+    this._again = again;
   }
 }
 

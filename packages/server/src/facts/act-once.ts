@@ -10,7 +10,7 @@
  */
 import type { EventStore } from '../handler/event-store.js';
 import type { Logger } from '../handler/logger.js';
-import type { ConfirmedEvent, EventContext, PaykitHandlerOptions } from '../handler/options.js';
+import type { ConfirmedEvent, EventContext, OnEvent } from './confirmed-event.js';
 import { createdFromOf } from './created-from.js';
 import { factTime } from './fact-time.js';
 
@@ -38,7 +38,7 @@ export interface FactActor {
 const TOLD_LIMIT = 1_000;
 
 /** The actor of one handler: its store, its hook, its log. */
-export function factActor(store: EventStore, onEvent: PaykitHandlerOptions['onEvent'], logger: Logger): FactActor {
+export function factActor(store: EventStore, onEvent: OnEvent | undefined, logger: Logger): FactActor {
   const told = new Set<string>();
   const tellOnce = (event: ConfirmedEvent, at: number | undefined, from: number) => {
     if (told.has(event.fact)) return;

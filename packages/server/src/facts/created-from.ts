@@ -9,7 +9,7 @@
  * `paykit_` keys are paykit's.
  */
 import { shopperChoiceSchema, type ShopperChoice } from '@paykit/core';
-import type { ConfirmedEvent, CreatedFrom } from '../handler/options.js';
+import type { ConfirmedEvent, CreatedFrom } from './confirmed-event.js';
 
 const KEY = 'paykit_choice';
 const VALUE_LIMIT = 500;

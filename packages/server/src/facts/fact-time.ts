@@ -8,7 +8,7 @@
  * Status"; the charge that paid it), and by `updated_at` only when nothing steadier is there.
  */
 import type { Charge, PaymentRequest } from '@paykit/core';
-import type { ConfirmedEvent } from '../handler/options.js';
+import type { ConfirmedEvent } from './confirmed-event.js';
 
 /** Ms since the epoch, or `undefined` when the resource carries no time that can be read. */
 export function factTime(event: ConfirmedEvent): number | undefined {

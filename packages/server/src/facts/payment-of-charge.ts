@@ -10,7 +10,7 @@
 import { isPaykitError, PaykitError, type PaymentRequest } from '@paykit/core';
 import type { MerchantApi } from '../api/merchant-api.js';
 import { asUpstreamFailure } from '../handler/error-response.js';
-import type { ConfirmedEvent } from '../handler/options.js';
+import type { ConfirmedEvent } from './confirmed-event.js';
 import { factOf } from '../webhooks/event-rules.js';
 
 /**

@@ -4,7 +4,7 @@
  * that whichever path learns it first runs the hook and the others find it done.
  */
 import type { PaymentRequest } from '@paykit/core';
-import type { ConfirmedEvent, FactSource } from '../handler/options.js';
+import type { ConfirmedEvent, FactSource } from './confirmed-event.js';
 import { factOf } from '../webhooks/event-rules.js';
 
 /** The event of a completed or failed payment request; `undefined` while it is open (pending, canceled). */

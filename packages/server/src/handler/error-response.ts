@@ -1,7 +1,7 @@
 /**
- * The one place where a failure becomes an HTTP answer. Bodies are `{ message, code, errors? }` (DESIGN.md), with
- * the status core's `httpStatusOf` gives the code (the sandbox answers by the same table); anything that is not a
- * {@link PaykitError} is a bug: it is logged and answered with a generic 500.
+ * The one place where a failure becomes an HTTP answer. Bodies are `{ message, code, errors? }` (core's
+ * `errorBody`), with the status core's `httpStatusOf` gives the code (the sandbox answers by the same table);
+ * anything that is not a {@link PaykitError} is a bug: it is logged and answered with a generic 500.
  */
 import { errorBody, httpStatusOf, PaykitError, type ErrorCode } from '@paykit/core';
 import { apiFailureOf, type ApiFailure } from '../api/transport.js';

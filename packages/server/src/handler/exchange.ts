@@ -17,6 +17,7 @@ export interface HeaderReader {
 
 /** Reads a body chunk by chunk: the part of a web stream's reader that the handler uses. */
 export interface BodyReader {
+  /** The next chunk, or `done` at the end (a web stream reader's `read`). */
   read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
   /** Stops reading (the body is refused): the rest is not waited for. */
   cancel(): Promise<void>;
@@ -62,6 +63,7 @@ export interface Exchange {
  * text for every answer but the 204 to a CORS preflight. An adapter writes it as it is.
  */
 export interface Answer {
+  /** The HTTP status. */
   readonly status: number;
   /** Header names in lower case; an adapter may add its own before writing (`connection: close`). */
   readonly headers: Record<string, string>;

@@ -2,18 +2,7 @@
  * What a merchant configures when mounting paykit's handler: how to reach the API, how to price what the
  * shopper chose, and what to do when a payment is confirmed.
  */
-import type {
-  Charge,
-  Invoice,
-  Order,
-  PaymentRequest,
-  PaymentRequestCreateInput,
-  Payout,
-  ShopperChoice,
-  Transfer,
-  WebhookEventObject,
-  WebhookEventType,
-} from '@paykit/core';
+import type { PaymentRequestCreateInput, ShopperChoice } from '@paykit/core';
 import type { ApiConfig } from '../api/config.js';
 import type { MerchantApi } from '../api/merchant-api.js';
 import type { ConnectedBusiness, Platform } from '../platform/platform.js';
@@ -21,6 +10,9 @@ import type { EventStore } from './event-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { Logger } from './logger.js';
 import type { WebhookFormat } from '../webhooks/received-webhook.js';
+import type { ConfirmedEvent, EventContext } from '../facts/confirmed-event.js';
+
+export type { ConfirmedEvent, CreatedFrom, EventContext, FactSource } from '../facts/confirmed-event.js';
 
 /** What a hook is told about the request that triggered it. */
 export interface HookContext {
@@ -32,82 +24,6 @@ export interface HookContext {
    */
   request: Request;
 }
-
-/** The events of one kind of object: `EventOf<'charge'>` is `charge.created | charge.updated | charge.failed`. */
-type EventOf<O extends WebhookEventObject> = Extract<WebhookEventType, `${O}.${string}`>;
-
-/** What every confirmed event carries besides its resource. */
-interface ConfirmedFact<O extends WebhookEventObject> {
-  type: EventOf<O>;
-  /**
-   * The key the event was acted on once by: `payment_request.completed:<id>`, with the status for events that
-   * repeat (`charge.updated:<id>:refunded`). Either format of one fact has the same key: use it as the
-   * idempotency key of what the hook does in other systems.
-   */
-  fact: string;
-  /**
-   * Where the fact was learnt: a `webhook` (either format), the shopper's `return` (the return page asked for the
-   * status, and the API answered a final one), or a `reconcile` sweep. Any of them may bring a fact first; the
-   * hook runs once, for whichever does.
-   */
-  source: FactSource;
-  /** For a webhook, how it arrived: an event webhook (`event`) or a payment request's notification (`notification`). */
-  deliveredAs?: WebhookFormat;
-}
-
-/** Where a confirmed fact was learnt (see `ConfirmedEvent.source`). */
-export type FactSource = 'webhook' | 'return' | 'reconcile';
-
-/**
- * What `onEvent` is told besides the event. Find the order by `createdFrom` (or by
- * `event.paymentRequest.reference_number`, which your `createPaymentRequest` set), never by `request`'s cookies.
- */
-export interface EventContext {
-  /**
-   * The request that brought the fact: a webhook's (the service's, no cookies), or, on a return, the request of
-   * whoever asked for the status first. That is not proof of who paid: anyone who learns a payment request's id
-   * can ask for its status (a shared link, a restored tab, someone else's browser), so their cookies are not the
-   * payer's. `undefined` for a reconcile sweep, which no request made.
-   */
-  request: Request | undefined;
-  /**
-   * What the payment request was made from, read back from the API on every path (return, webhook, reconcile):
-   * the shopper's choice as `createPaymentRequest` saw it (checked by its schema; never a price), and the
-   * `reference_number` the request carries (set by your hook). `undefined` for a request this handler did not
-   * create, or whose choice could not be recorded with it.
-   */
-  createdFrom?: CreatedFrom | undefined;
-}
-
-/** What a payment request was made from (see {@link EventContext.createdFrom}). */
-export interface CreatedFrom {
-  /** The shopper's choice, as `createPaymentRequest` got it; absent when it did not fit in the request's metadata. */
-  choice: ShopperChoice | undefined;
-  /** The payment request's `reference_number`, as the API has it. */
-  referenceNumber: string | undefined;
-}
-
-/**
- * A webhook whose claim the API confirmed: the signature held (when `webhookSalt` is set), and the resource was
- * fetched from the API and is in the state the event names. The resource (`paymentRequest`, `charge`, ...) is
- * the fetched one, never the delivered payload; only an invoice, which the API has no read for, is the signed
- * body itself (and so needs `webhookSalt`).
- */
-export type ConfirmedEvent =
-  | (ConfirmedFact<'payment_request'> & {
-      paymentRequest: PaymentRequest;
-      /**
-       * The charge that paid it (or failed), when the fact was learnt from a `charge.created` / `charge.failed`
-       * webhook: a charge of a payment request is that request's payment, offered as its
-       * `payment_request.completed` (or `.failed`), never as a second fact.
-       */
-      charge?: Charge;
-    })
-  | (ConfirmedFact<'charge'> & { charge: Charge })
-  | (ConfirmedFact<'payout'> & { payout: Payout })
-  | (ConfirmedFact<'order'> & { order: Order })
-  | (ConfirmedFact<'invoice'> & { invoice: Invoice })
-  | (ConfirmedFact<'transfer'> & { transfer: Transfer });
 
 /** Who a webhook says it is from, for choosing the salt that must have signed it (see `webhookSalt`). */
 export interface WebhookSaltContext {

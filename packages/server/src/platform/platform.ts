@@ -174,8 +174,6 @@ export function createPlatform(options: PlatformOptions): Platform {
 
   return {
     async connectWithCode({ code, codeVerifier, redirectUri, iss }) {
-      rememberSecret(code);
-      rememberSecret(codeVerifier);
       if (!oauth || !oauthOptions) {
         throw new PaykitError('internal_error', 'Connecting by OAuth needs the platform `oauth` options');
       }

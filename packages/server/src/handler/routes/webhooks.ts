@@ -100,70 +100,77 @@ async function saltFor(
   return salt;
 }
 
-/** Fetches the resource the webhook names and checks that the API agrees with it. */
-async function confirm(api: MerchantApi, claim: WebhookClaim, signed: boolean): Promise<ConfirmedEvent> {
-  const fetched = await fetchResource(api, claim, signed);
-  const { status } = fetched.resource;
-  if (!isConfirmedBy(claim.type, status)) {
-    throw new PaykitError(
-      'event_not_confirmed',
-      `The webhook says ${claim.type} but the API says the ${words(claim.object)} is ${status}`,
-    );
-  }
-  const base = { fact: factOf(claim.type, claim.id, status), source: 'webhook' as const, deliveredAs: claim.format };
-  switch (fetched.object) {
-    case 'payment_request':
-      return { ...base, type: eventOf(claim, 'payment_request'), paymentRequest: fetched.resource };
-    case 'charge':
-      return { ...base, type: eventOf(claim, 'charge'), charge: fetched.resource };
-    case 'payout':
-      return { ...base, type: eventOf(claim, 'payout'), payout: fetched.resource };
-    case 'order':
-      return { ...base, type: eventOf(claim, 'order'), order: fetched.resource };
-    case 'invoice':
-      return { ...base, type: eventOf(claim, 'invoice'), invoice: fetched.resource };
-    case 'transfer':
-      return { ...base, type: eventOf(claim, 'transfer'), transfer: fetched.resource };
-  }
+/** Each kind of object a webhook can name, as the API has it. */
+interface Resources {
+  payment_request: PaymentRequest;
+  charge: Charge;
+  payout: Payout;
+  order: Order;
+  invoice: Invoice;
+  transfer: Transfer;
 }
 
-/** A resource as the API has it now, by kind. */
-type Fetched =
-  | { object: 'payment_request'; resource: PaymentRequest }
-  | { object: 'charge'; resource: Charge }
-  | { object: 'payout'; resource: Payout }
-  | { object: 'order'; resource: Order }
-  | { object: 'invoice'; resource: Invoice }
-  | { object: 'transfer'; resource: Transfer };
+/** What every confirmed event carries besides its resource and type. */
+type FactBase = Pick<ConfirmedEvent, 'fact' | 'source' | 'deliveredAs'>;
 
-async function fetchResource(api: MerchantApi, claim: WebhookClaim, signed: boolean): Promise<Fetched> {
-  const params = { id: claim.id };
-  const read = async (): Promise<Fetched> => {
-    switch (claim.object) {
-      case 'payment_request':
-        return { object: 'payment_request', resource: await api.getPaymentRequest(claim.id) };
-      case 'charge':
-        return { object: 'charge', resource: await api.getCharge(claim.id) };
-      case 'payout':
-        return { object: 'payout', resource: await callOperation(api.config, 'payouts.get', { params }) };
-      case 'order':
-        return { object: 'order', resource: await callOperation(api.config, 'orders.get', { params }) };
-      case 'transfer':
-        return { object: 'transfer', resource: await callOperation(api.config, 'transfers.get', { params }) };
-      case 'invoice':
-        // The service has no read of one invoice: the signed body is all there is, so it must be signed.
-        if (!signed) {
-          throw new PaykitError(
-            'event_not_confirmed',
-            'An invoice event cannot be confirmed with the API (it has no read of one invoice): set webhookSalt so ' +
-              'that its signature is the proof',
-          );
-        }
-        return { object: 'invoice', resource: invoiceSchema.parse(claim.data) };
-    }
-  };
+/** How one kind of object is read from the API now, and the confirmed event that carries it. */
+interface ResourceRule<O extends WebhookEventObject> {
+  read(api: MerchantApi, claim: WebhookClaim, signed: boolean): Promise<Resources[O]>;
+  event(base: FactBase, claim: WebhookClaim, resource: Resources[O]): ConfirmedEvent;
+}
+
+/** One row per kind of object: where it is read, and under which name its event carries it. */
+const RESOURCE_RULES: { [O in WebhookEventObject]: ResourceRule<O> } = {
+  payment_request: {
+    read: (api, claim) => api.getPaymentRequest(claim.id),
+    event: (base, claim, paymentRequest) => ({ ...base, type: eventOf(claim, 'payment_request'), paymentRequest }),
+  },
+  charge: {
+    read: (api, claim) => api.getCharge(claim.id),
+    event: (base, claim, charge) => ({ ...base, type: eventOf(claim, 'charge'), charge }),
+  },
+  payout: {
+    read: (api, claim) => callOperation(api.config, 'payouts.get', { params: { id: claim.id } }),
+    event: (base, claim, payout) => ({ ...base, type: eventOf(claim, 'payout'), payout }),
+  },
+  order: {
+    read: (api, claim) => callOperation(api.config, 'orders.get', { params: { id: claim.id } }),
+    event: (base, claim, order) => ({ ...base, type: eventOf(claim, 'order'), order }),
+  },
+  transfer: {
+    read: (api, claim) => callOperation(api.config, 'transfers.get', { params: { id: claim.id } }),
+    event: (base, claim, transfer) => ({ ...base, type: eventOf(claim, 'transfer'), transfer }),
+  },
+  invoice: {
+    // The service has no read of one invoice: the signed body is all there is, so it must be signed.
+    read: async (_api, claim, signed) => {
+      if (!signed) {
+        throw new PaykitError(
+          'event_not_confirmed',
+          'An invoice event cannot be confirmed with the API (it has no read of one invoice): set webhookSalt so ' +
+            'that its signature is the proof',
+        );
+      }
+      return invoiceSchema.parse(claim.data);
+    },
+    event: (base, claim, invoice) => ({ ...base, type: eventOf(claim, 'invoice'), invoice }),
+  },
+};
+
+/** Fetches the resource the webhook names and checks that the API agrees with it. */
+async function confirm(api: MerchantApi, claim: WebhookClaim, signed: boolean): Promise<ConfirmedEvent> {
+  return confirmWith(RESOURCE_RULES[claim.object], api, claim, signed);
+}
+
+async function confirmWith<O extends WebhookEventObject>(
+  rule: ResourceRule<O>,
+  api: MerchantApi,
+  claim: WebhookClaim,
+  signed: boolean,
+): Promise<ConfirmedEvent> {
+  let resource: Resources[O];
   try {
-    return await read();
+    resource = await rule.read(api, claim, signed);
   } catch (error) {
     if (isPaykitError(error, 'not_found')) {
       throw new PaykitError('not_found', `The API knows no ${words(claim.object)} ${claim.id} of this merchant`, {
@@ -175,6 +182,18 @@ async function fetchResource(api: MerchantApi, claim: WebhookClaim, signed: bool
       'event_not_confirmed',
     ]);
   }
+  const { status } = resource;
+  if (!isConfirmedBy(claim.type, status)) {
+    throw new PaykitError(
+      'event_not_confirmed',
+      `The webhook says ${claim.type} but the API says the ${words(claim.object)} is ${status}`,
+    );
+  }
+  return rule.event(
+    { fact: factOf(claim.type, claim.id, status), source: 'webhook', deliveredAs: claim.format },
+    claim,
+    resource,
+  );
 }
 
 /** The claim's event as an event of `object`, which `claimOf` made it (checked, so that the types follow). */

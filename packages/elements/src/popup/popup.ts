@@ -3,5 +3,5 @@
  * `prepareConnectPopup`) runs. Fetched when such a button is on the page, so that the attempt is ready before the
  * click.
  */
-export { connectInPopup, preparePopup } from './connect-button-popup.js';
+export { connectInPopup, preparePopup } from '../connect-button/connect-button-popup.js';
 export { prepareConnectPopup } from './popup-connect.js';

@@ -6,7 +6,7 @@ import {
 } from '../events.js';
 import { backendState, next } from '../../test-support/backend-client.js';
 import './define.js';
-import { startConnect } from './start-connect.js';
+import { startConnect } from '../connect/start-connect.js';
 import type { PaykitConnectButton } from './connect-button.js';
 
 let dashboard: string;

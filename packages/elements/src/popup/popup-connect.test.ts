@@ -13,10 +13,11 @@ import { expect, fixture, html } from '@open-wc/testing';
 import type { PaykitError } from '@paykit/core/browser';
 import type { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitErrorEvent } from '../events.js';
 import { approveOnDashboard, backendState, next, waitFor } from '../../test-support/backend-client.js';
-import { LATEST, PREFIX } from './connect-attempts.js';
+import { PREFIX } from '../connect/connect-attempts.js';
+import { LATEST } from '../connect/latest-request.js';
 import { ACK_MS } from './hand-off-callback.js';
-import './define.js';
-import type { PaykitConnectButton } from './connect-button.js';
+import '../connect-button/define.js';
+import type { PaykitConnectButton } from '../connect-button/connect-button.js';
 import { prepareConnectPopup } from './lazy-popup-connect.js';
 import { POPUP_FEATURES, POPUP_NAME } from './popup-window.js';
 

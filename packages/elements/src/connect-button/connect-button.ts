@@ -2,9 +2,10 @@
 import { BusyButton } from '../busy-button.js';
 import { PaykitCancelEvent, PaykitConnectDeniedEvent, PaykitConnectedEvent, PaykitConnectEvent } from '../events.js';
 import { text } from '../messages.js';
-import { loadPopup } from './lazy-popup-connect.js';
-import { loadConnect, startConnect } from './lazy-start-connect.js';
-import { POPUP_FEATURES, POPUP_NAME } from './popup-window.js';
+import { loadPopup } from '../popup/lazy-popup-connect.js';
+import { loadConnect, startConnect } from '../connect/lazy-start-connect.js';
+import { POPUP_FEATURES, POPUP_NAME } from '../popup/popup-window.js';
+import { prefetch } from '../prefetch.js';
 import { dev } from '#dev';
 
 /**
@@ -94,12 +95,12 @@ export class PaykitConnectButton extends BusyButton {
   override connectedCallback(): void {
     super.connectedCallback();
     // The connect flow's code (a lazy chunk) is fetched now, so that a click does not wait for it.
-    void loadConnect();
+    prefetch(loadConnect);
   }
 
   /** After any update: a popup button's attempt is prepared (again, if a setting changed) before the click. */
   override updated(): void {
-    if (this.popup) void loadPopup().then((popup) => popup.preparePopup(this));
+    if (this.popup) prefetch(() => loadPopup().then((popup) => popup.preparePopup(this)));
   }
 
   protected async act(): Promise<PaykitConnectEvent | undefined> {

@@ -12,7 +12,7 @@
 import { PaykitError } from '@paykit/core/browser';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
-import { retire } from './connect-attempts.js';
+import { retire } from '../connect/connect-attempts.js';
 import {
   doneError,
   failureOf,

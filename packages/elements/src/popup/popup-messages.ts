@@ -24,6 +24,7 @@
  *   the two pages exchanges the code, however slow the other is.
  */
 import { PaykitError, type ErrorCode } from '@paykit/core/browser';
+import { ConnectDeniedError } from '../connect/connect-errors.js';
 import { describeFailure } from '../http.js';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer, PaykitErrorDetail } from '../types.js';
@@ -99,15 +100,15 @@ export function doneError(done: Extract<PopupMessage, { type: 'done' }>): Paykit
   // The other page's PaykitError detail (this origin's own code made it), whose code is an ErrorCode.
   const code = (done.error?.code ?? 'upstream_error') as ErrorCode;
   // A message is what the shopper or merchant reads: never empty.
-  return new PaykitError(code, done.error?.message || text().connectFailed, { cause: done.error?.description });
+  const message = done.error?.message || text().connectFailed;
+  return code === 'access_denied'
+    ? new ConnectDeniedError(done.error?.description, message)
+    : new PaykitError(code, message);
 }
 
-/** What a `done` message says of a failure: its detail, and a denial's `error_description` (its cause). */
+/** What a `done` message says of a failure: its detail, and a denial's `error_description`. */
 export function failureOf(error: unknown): PaykitErrorDetail & { description?: string } {
-  const description =
-    error instanceof PaykitError && error.code === 'access_denied' && typeof error.cause === 'string'
-      ? error.cause
-      : undefined;
+  const description = error instanceof ConnectDeniedError ? error.description : undefined;
   return { ...describeFailure(error), ...(description === undefined ? {} : { description }) };
 }
 

@@ -6,7 +6,7 @@
  * lazy chunk.
  */
 import { parseAllowedUrl } from '@paykit/core/browser';
-import type { DropInScript } from './checkout-in-place.js';
+import type { DropInScript } from './types.js';
 
 /** The drop-in script's public surface, as the service documents it (see the sandbox README, "Drop-in"). */
 export interface DropInApi {
@@ -47,7 +47,7 @@ const loads = new Map<string, Promise<DropInApi | undefined>>();
  * The drop-in's API once the script at `url` has run, else `undefined` (it did not load, or defined no drop-in).
  * Loaded once per page; a load that failed is tried again by the next call (the network may be back).
  */
-export function loadDropIn(url: URL): Promise<DropInApi | undefined> {
+export function loadDropInScript(url: URL): Promise<DropInApi | undefined> {
   let load = loads.get(url.href);
   if (!load) {
     loads.set(url.href, (load = inject(url)));

@@ -4,18 +4,18 @@
  * hands it here), then the page's side of popup-connect.ts. Connected: the business shown under the button; the
  * rest of the page untouched. Closed by the merchant: focus back on the button. Blocked by the browser: the
  * redirect, as without `popup`. The button fires the matching event (`paykit-connected`, `paykit-cancel`,
- * `paykit-connect-denied`) from what this resolves with: this chunk imports no event class, since Rolldown then
- * split the modules `paykit.js` shares with the lazy chunks out of it into a second file every page fetched.
+ * `paykit-connect-denied`) from what this resolves with, as it fires every event of its own.
  * Part of the connect popup's lazy chunk.
  */
-import type { PaykitError } from '@paykit/core/browser';
+import { PaykitError } from '@paykit/core/browser';
 import { dev } from '#dev';
+import { ConnectDeniedError } from '../connect/connect-errors.js';
 import { text } from '../messages.js';
+import type { ConnectButtonHost } from '../button-host.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
-import { ATTEMPT_TTL_MS } from './connect-attempts.js';
-import type { PaykitConnectButton } from './connect-button.js';
-import { centre, handOver, watchPopup } from './popup-connect.js';
-import { startConnect } from './lazy-start-connect.js';
+import { ATTEMPT_TTL_MS } from '../connect/connect-attempts.js';
+import { centre, handOver, watchPopup } from '../popup/popup-connect.js';
+import { startConnect } from '../connect/lazy-start-connect.js';
 
 /** An attempt prepared for a button: for its settings of then, made at `at`. */
 interface Prepared {
@@ -24,10 +24,10 @@ interface Prepared {
   attempt: Promise<{ url: string; state: string }>;
 }
 
-const prepared = new WeakMap<PaykitConnectButton, Prepared>();
+const prepared = new WeakMap<ConnectButtonHost, Prepared>();
 
 /** What of a button makes its authorization request: a change of any of them needs a new attempt. */
-function settingsOf(button: PaykitConnectButton): string {
+function settingsOf(button: ConnectButtonHost): string {
   const { clientId, redirectUri, scope, dashboardUrl, authorizationEndpoint, issuer, prompt, loginHint } = button;
   return JSON.stringify([
     clientId,
@@ -47,7 +47,7 @@ function settingsOf(button: PaykitConnectButton): string {
  * Prepares the button's next attempt, unless one for its current settings is ready and young enough to live
  * through a sign-in (half the attempt's life). Errors wait for the click, which says them.
  */
-export function preparePopup(button: PaykitConnectButton): void {
+export function preparePopup(button: ConnectButtonHost): void {
   const settings = settingsOf(button);
   const ready = prepared.get(button);
   if (ready?.settings === settings && Date.now() - ready.at < ATTEMPT_TTL_MS / 2) return;
@@ -71,7 +71,7 @@ export type PopupEnd =
  * The click's work, with the window the click opened (`null`: the browser refused it). Shows the outcome under the
  * button; the button fires its event.
  */
-export async function connectInPopup(button: PaykitConnectButton, popup: Window | null): Promise<PopupEnd> {
+export async function connectInPopup(button: ConnectButtonHost, popup: Window | null): Promise<PopupEnd> {
   preparePopup(button);
   const { attempt } = prepared.get(button)!;
   // Each attempt is used once: the next click gets a fresh one.
@@ -114,15 +114,12 @@ export async function connectInPopup(button: PaykitConnectButton, popup: Window 
       ),
     };
   } catch (error) {
-    // watchPopup rejects with PaykitErrors only (another error has no `code`, and is thrown on below).
-    const code = (error as PaykitError).code;
-    if (code === 'popup_closed') {
+    if (error instanceof PaykitError && error.code === 'popup_closed') {
       button.focus();
       return { closed };
     }
-    if (code !== 'access_denied') throw error;
+    if (!(error instanceof ConnectDeniedError)) throw error;
     button.show(text(button).connectCancelled);
-    // An access_denied carries the server's error_description (a string, or none) as its cause.
-    return { description: (error as PaykitError).cause as string | undefined };
+    return { description: error.description };
   }
 }

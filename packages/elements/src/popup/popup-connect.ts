@@ -21,9 +21,9 @@
 import { PaykitError } from '@paykit/core/browser';
 import { text } from '../messages.js';
 import type { ConnectedBusinessAnswer } from '../types.js';
-import { ATTEMPT_TTL_MS, retire, type AttemptStorage } from './connect-attempts.js';
+import { ATTEMPT_TTL_MS, retire, type AttemptStorage } from '../connect/connect-attempts.js';
 // Through the lazy entries, so that each chunk stays what one kind of page fetches.
-import { handleConnectReturn } from './lazy-connect-return.js';
+import { handleConnectReturn } from '../connect/lazy-connect-return.js';
 import {
   doneError,
   failureOf,
@@ -35,8 +35,8 @@ import {
   type PopupMessage,
 } from './popup-messages.js';
 import { POPUP_FEATURES, POPUP_NAME } from './popup-window.js';
-import { startConnect } from './lazy-start-connect.js';
-import type { StartConnectOptions } from './start-connect.js';
+import { startConnect } from '../connect/lazy-start-connect.js';
+import type { StartConnectOptions } from '../connect/start-connect.js';
 
 /** Options of {@link prepareConnectPopup}: those of `startConnect`, and the backend that exchanges the code. */
 export interface ConnectPopupOptions extends StartConnectOptions {
