@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPaykitError } from './errors.js';
+import { isPaykitError, type PaykitError } from './errors.js';
+import { httpStatusOf } from './http-status.js';
 import {
   currencyDecimals,
   currencyMinorUnit,
@@ -90,7 +91,10 @@ describe('majorToMinor', () => {
       }
       expect(isPaykitError(thrown, 'validation_failed')).toBe(true);
       expect((thrown as Error).message).toMatch(/^price /);
-      expect((thrown as { status?: number }).status).toBe(422);
+      // paykit's own refusal: no upstream status; answered with its code's (422).
+      expect((thrown as PaykitError).origin).toBe('local');
+      expect((thrown as PaykitError).status).toBeUndefined();
+      expect(httpStatusOf((thrown as PaykitError).code)).toBe(422);
     },
   );
 

@@ -111,7 +111,6 @@ export function majorToMinor(value: unknown, options: { field?: string; allowZer
   if (parsed.ok) return parsed.minor;
   const field = options.field ?? 'amount';
   throw new PaykitError('validation_failed', `${field} ${parsed.reason}`, {
-    status: 422,
     errors: [{ path: field, message: parsed.reason }],
   });
 }

@@ -61,13 +61,22 @@ export interface ErrorBody {
   errors?: FieldError[];
 }
 
+/**
+ * Where an error comes from: `local` when paykit decided it (a check, a limit, a refusal of what it was given),
+ * `upstream` when a service it called did (the Payments API, an OAuth server; for the elements, the merchant's
+ * backend), with or without an answer.
+ */
+export type ErrorOrigin = 'local' | 'upstream';
+
 /** Options of {@link PaykitError}. */
 export interface PaykitErrorOptions {
   /**
-   * The HTTP status this error came with (an answer that was read). An error that becomes an answer gets its
-   * status from its code (`httpStatusOf` in `@paykit/core`), not from here.
+   * The HTTP status of the upstream answer this error was read from; it makes the error `upstream`. paykit's own
+   * errors have none: an error that becomes an answer gets its status from its code (`httpStatusOf`).
    */
   status?: number;
+  /** Where the error comes from, for an upstream that gave no answer to read (unreachable, timed out). */
+  origin?: ErrorOrigin;
   /** Field errors, for `validation_failed`. */
   errors?: readonly FieldError[];
   /** Seconds to wait before trying again, for `rate_limited` (from `Retry-After`). */
@@ -91,7 +100,9 @@ export class PaykitError extends Error {
   declare readonly name: string;
   /** Stable machine code: each one's meaning is on {@link ErrorCode}. */
   declare readonly code: ErrorCode;
-  /** HTTP status this error came with or maps to, when there is one. */
+  /** Where the error comes from: see {@link ErrorOrigin}. */
+  declare readonly origin: ErrorOrigin;
+  /** The HTTP status of the upstream answer this error was read from; `undefined` for a local error. */
   declare readonly status: number | undefined;
   /** Field errors, for `validation_failed`. */
   declare readonly errors: readonly FieldError[] | undefined;
@@ -103,6 +114,7 @@ export class PaykitError extends Error {
     this.name = 'PaykitError';
     this.code = code;
     this.status = options.status;
+    this.origin = options.origin ?? (options.status === undefined ? 'local' : 'upstream');
     this.errors = options.errors;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }

@@ -21,7 +21,6 @@ export function decodeForm(params: URLSearchParams): FormFields {
     const key = isArray ? rawKey.slice(0, -2) : rawKey;
     if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
       throw new PaykitError('validation_failed', `Form field "${key}" is not allowed`, {
-        status: 422,
         errors: [{ path: key, message: 'is not allowed' }],
       });
     }
@@ -76,7 +75,6 @@ function scalar(key: string, value: unknown): string {
 
 function duplicate(key: string): PaykitError {
   return new PaykitError('duplicate_parameter', `Form field "${key}" appears more than once`, {
-    status: 400,
     errors: [{ path: key, message: 'appears more than once' }],
   });
 }

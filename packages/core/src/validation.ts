@@ -33,5 +33,5 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, wha
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const body = toErrorBody(result.error, what);
-  throw new PaykitError('validation_failed', body.message, { status: 422, errors: body.errors ?? [] });
+  throw new PaykitError('validation_failed', body.message, { errors: body.errors ?? [] });
 }

@@ -48,9 +48,12 @@ export async function callBackend(url: string, call: BackendCall): Promise<Recor
     // The caller's own reason (an AbortError when it gave none): WebKit's fetch (Safari 15.4, WebKitGTK 2.50) rejects
     // with a plain AbortError instead.
     if (signal?.aborted) throw signal.reason;
-    throw controller.signal.aborted
-      ? new PaykitError('timeout', text().timeout)
-      : new PaykitError('network_error', text().network);
+    // The backend gave no answer: its failure (upstream), not this page's.
+    throw new PaykitError(
+      controller.signal.aborted ? 'timeout' : 'network_error',
+      text()[controller.signal.aborted ? 'timeout' : 'network'],
+      { origin: 'upstream' },
+    );
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', abort);

@@ -123,7 +123,6 @@ export function readPageNumber(value: string | undefined, name: string): number 
   const page = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
   if (!(page >= 1)) {
     throw new PaykitError('validation_failed', `${name} must be a whole number from 1`, {
-      status: 422,
       errors: [{ path: name, message: 'must be a whole number from 1' }],
     });
   }

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { httpStatusOf, type PaykitError } from '@paykit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Answer, Exchange } from '../handler/exchange.js';
 import { json, readBody } from '../handler/http.js';
@@ -202,7 +203,8 @@ describe("toNodeListener with a handler of plain exchanges (paykit's): the body 
           const { bytes } = await readBody(exchange, within(64), ['application/json']);
           return json({ length: bytes.byteLength, text: new TextDecoder().decode(bytes) });
         } catch (error) {
-          return json({ code: (error as { code?: string }).code }, (error as { status?: number }).status ?? 500);
+          const code = (error as PaykitError).code;
+          return json({ code }, httpStatusOf(code));
         }
       }),
     );

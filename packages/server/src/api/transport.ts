@@ -9,6 +9,7 @@ import {
   pathSegmentProblem,
   toFieldErrors,
   type ErrorCode,
+  type PaykitErrorOptions,
 } from '@paykit/core';
 import type * as z from 'zod';
 import { isApiKeyAuth, type ResolvedApiConfig } from './config.js';
@@ -43,16 +44,11 @@ export interface Operation<S extends z.ZodType> {
 }
 
 /**
- * Failures of the credentials themselves (a refresh that another instance held past twice its lease, a store
- * that is down): the credentials already waited as long as they should, so a read is not tried again for them.
- */
-const credentialFailures = new WeakSet<PaykitError>();
-
-/**
  * What the handler needs to tell an unreachable API or a refused API key from any other failure, by error: the
  * API's origin (the configured `apiBaseUrl`'s), the call, and for an unreachable API the system's reason
- * (`ECONNREFUSED`, `ENOTFOUND`). Kept beside the error, not in it: a client's callers see the codes they always
- * did (`network_error`, `unauthorized`), and only the handler re-labels them (see `asUpstreamFailure`).
+ * (`ECONNREFUSED`, `ENOTFOUND`). Carried by the error ({@link ApiCallError}), whose code stays the one a
+ * client's callers always saw (`network_error`, `unauthorized`): only the handler re-labels them (see
+ * `asUpstreamFailure`).
  */
 export interface ApiFailure {
   readonly kind: 'unreachable' | 'key_refused';
@@ -64,11 +60,19 @@ export interface ApiFailure {
   readonly reason?: string | undefined;
 }
 
-const apiFailures = new WeakMap<PaykitError, ApiFailure>();
+/** A transport error that says how the API failed: unreachable, or refusing the API key. */
+export class ApiCallError extends PaykitError {
+  declare readonly failure: ApiFailure;
+
+  constructor(code: ErrorCode, message: string, options: PaykitErrorOptions, failure: ApiFailure) {
+    super(code, message, options);
+    this.failure = failure;
+  }
+}
 
 /** The {@link ApiFailure} of an error the transport threw, if it was an unreachable API or a refused API key. */
 export function apiFailureOf(error: unknown): ApiFailure | undefined {
-  return error instanceof PaykitError ? apiFailures.get(error) : undefined;
+  return error instanceof ApiCallError ? error.failure : undefined;
 }
 
 /** The system's code of a failed fetch (undici puts it on `cause`), such as `ECONNREFUSED`. */
@@ -105,16 +109,13 @@ export async function callApi<S extends z.ZodType>(
   const retries = (operation.retry ?? (operation.method === 'GET' ? 'safe' : 'never')) === 'safe';
   let waited = 0;
   for (let attempt = 1; ; attempt += 1) {
+    // Outside the retries: a failure of the credentials themselves (a refresh that another instance held past
+    // twice its lease, a store that is down) already waited as long as it should.
+    const headers = await credentialHeaders(config);
     try {
-      return await attemptOnce(config, operation, url, options);
+      return await attemptOnce(config, operation, url, options, headers);
     } catch (error) {
-      if (
-        !retries ||
-        !(error instanceof PaykitError) ||
-        !isTransient(error) ||
-        credentialFailures.has(error) ||
-        attempt >= config.retry.attempts
-      )
+      if (!retries || !(error instanceof PaykitError) || !isTransient(error) || attempt >= config.retry.attempts)
         throw error;
       const backoff = Math.random() * config.retry.baseDelayMs * 2 ** (attempt - 1);
       const delay = Math.max(backoff, (error.retryAfterSeconds ?? 0) * 1000);
@@ -139,20 +140,21 @@ function pathSegment(segment: string, index: number, path: readonly string[]): s
   });
 }
 
+/** A call's headers, with the credentials of `config.auth` (which may refresh a token, or throw). */
+async function credentialHeaders(config: ResolvedApiConfig): Promise<Headers> {
+  const headers = new Headers({ accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' });
+  await config.auth.apply(headers);
+  if (config.platformKey) headers.set('x-platform-key', config.platformKey);
+  return headers;
+}
+
 async function attemptOnce<S extends z.ZodType>(
   config: ResolvedApiConfig,
   operation: Operation<S>,
   url: URL,
   options: CallOptions,
+  headers: Headers,
 ): Promise<z.output<S>> {
-  const headers = new Headers({ accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' });
-  try {
-    await config.auth.apply(headers);
-  } catch (error) {
-    if (error instanceof PaykitError) credentialFailures.add(error);
-    throw error;
-  }
-  if (config.platformKey) headers.set('x-platform-key', config.platformKey);
   let body: string | undefined;
   if (operation.body) {
     if ((operation.encoding ?? config.bodyEncoding) === 'json') {
@@ -203,26 +205,23 @@ async function attemptOnce<S extends z.ZodType>(
     if (timedOut) {
       throw new PaykitError('timeout', `The Payments API did not answer ${what} within ${config.timeoutMs} ms`, {
         cause: error,
+        origin: 'upstream',
       });
     }
     if (outer?.aborted) throw outer.reason;
     const reason = systemReason(error);
-    const unreachable = new PaykitError(
+    throw new ApiCallError(
       'network_error',
       `Could not reach the Payments API at ${url.origin} for ${what}${reason ? ` (${reason})` : ''}`,
-      { cause: error },
+      { cause: error, origin: 'upstream' },
+      { kind: 'unreachable', origin: url.origin, call: what, reason },
     );
-    apiFailures.set(unreachable, { kind: 'unreachable', origin: url.origin, call: what, reason });
-    throw unreachable;
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', forward);
   }
   if (!response.ok) {
-    const refused = await failure(config, response, text, what);
-    if (response.status === 401 && isApiKeyAuth(config.auth))
-      apiFailures.set(refused, { kind: 'key_refused', origin: url.origin, call: what });
-    throw refused;
+    throw await failure(config, response, text, what, url);
   }
   let json: unknown;
   try {
@@ -253,6 +252,7 @@ async function failure(
   response: Response,
   text: string,
   what: string,
+  url: URL,
 ): Promise<PaykitError> {
   let apiBody: z.output<typeof errorBodySchema> | undefined;
   try {
@@ -267,11 +267,15 @@ async function failure(
   const retryAfterSeconds =
     status === 429 || status === 503 ? readRetryAfter(response.headers.get('retry-after')) : undefined;
   if (status === 401) await config.auth.unauthorized?.();
-  return new PaykitError(code, message, {
+  const options: PaykitErrorOptions = {
     status,
     ...(apiBody?.errors ? { errors: apiBody.errors } : {}),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-  });
+  };
+  // A refused API key is said as such by the handler, naming the option to fix.
+  return status === 401 && isApiKeyAuth(config.auth)
+    ? new ApiCallError(code, message, options, { kind: 'key_refused', origin: url.origin, call: what })
+    : new PaykitError(code, message, options);
 }
 
 /**

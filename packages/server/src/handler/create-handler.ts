@@ -290,7 +290,7 @@ function checkFailure(error: unknown, baseUrl: string): unknown {
       'upstream_invalid_response',
       `${baseUrl} does not answer as the Payments API (GET /v1/info: ${error.message}). Check apiBaseUrl: the ` +
         "API's base URL, such as the local sandbox's http://127.0.0.1:4010, not the dashboard's or the shop's.",
-      { cause: error, ...(error.status === undefined ? {} : { status: error.status }) },
+      { cause: error, origin: 'upstream', ...(error.status === undefined ? {} : { status: error.status }) },
     );
   return error;
 }
@@ -305,7 +305,7 @@ function knownSecrets(options: PaykitHandlerOptions): string[] {
 
 function allow(exchange: Exchange, methods: readonly string[]): void {
   if (!methods.includes(exchange.method)) {
-    throw new PaykitError('method_not_allowed', `Use ${methods.join(' or ')} on this route`, { status: 405 });
+    throw new PaykitError('method_not_allowed', `Use ${methods.join(' or ')} on this route`);
   }
 }
 
@@ -313,7 +313,7 @@ function allow(exchange: Exchange, methods: readonly string[]): void {
 function singleParam(exchange: Exchange, name: string): string | undefined {
   const values = exchange.url.searchParams.getAll(name);
   if (values.length > 1)
-    throw new PaykitError('duplicate_parameter', `"${name}" appears more than once`, { status: 400 });
+    throw new PaykitError('duplicate_parameter', `"${name}" appears more than once`);
   return values[0];
 }
 

@@ -42,7 +42,7 @@ export interface ReadBody {
 export async function readBody(exchange: Exchange, limits: BodyLimits, types: readonly string[]): Promise<ReadBody> {
   const type = (exchange.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (!types.includes(type)) {
-    throw new PaykitError('unsupported_media_type', `Send the body as ${types.join(' or ')}`, { status: 415 });
+    throw new PaykitError('unsupported_media_type', `Send the body as ${types.join(' or ')}`);
   }
   const declared = Number(exchange.headers.get('content-length') ?? 0);
   if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes);
@@ -69,10 +69,10 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   try {
     value = JSON.parse(UTF8.decode(bytes));
   } catch (error) {
-    throw new PaykitError('invalid_json', 'The body is not well-formed JSON', { status: 400, cause: error });
+    throw new PaykitError('invalid_json', 'The body is not well-formed JSON', { cause: error });
   }
   if (!isJsonObject(value)) {
-    throw new PaykitError('invalid_json', 'The body must be a JSON object', { status: 400 });
+    throw new PaykitError('invalid_json', 'The body must be a JSON object');
   }
   return value;
 }
@@ -104,7 +104,7 @@ async function readLimited(reader: BodyReader, maxBytes: number, deadline: numbe
       if (next === 'expired') {
         // Not awaited: a source that never answers must not hold the 408 back.
         reader.cancel().catch(() => undefined);
-        throw new PaykitError('request_timeout', 'The body did not arrive in time', { status: 408 });
+        throw new PaykitError('request_timeout', 'The body did not arrive in time');
       }
       if (next.done || next.value === undefined) break;
       size += next.value.byteLength;
@@ -127,5 +127,5 @@ async function readLimited(reader: BodyReader, maxBytes: number, deadline: numbe
 }
 
 function tooLarge(maxBytes: number): PaykitError {
-  return new PaykitError('payload_too_large', `The body is larger than ${maxBytes} bytes`, { status: 413 });
+  return new PaykitError('payload_too_large', `The body is larger than ${maxBytes} bytes`);
 }

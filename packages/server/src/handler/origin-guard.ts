@@ -120,7 +120,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 function refused(message: string): PaykitError {
-  return new PaykitError('cross_site_request', message, { status: 403 });
+  return new PaykitError('cross_site_request', message);
 }
 
 function parseOrigin(origin: string, option: string): string {

@@ -54,9 +54,6 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
     new PaykitError(
       'unauthorized',
       `The merchant ${businessId} is not connected (or was disconnected); connect it again`,
-      {
-        status: 401,
-      },
     );
 
   const ended = () =>
@@ -64,7 +61,6 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
       'unauthorized',
       `The connection of merchant ${businessId} ended: its access token expired and the authorization server ` +
         'gave no refresh token; connect it again',
-      { status: 401 },
     );
 
   /** Drops the credentials and tells the platform, once however many calls find them dead at the same time. */

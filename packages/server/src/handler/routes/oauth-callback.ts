@@ -72,12 +72,12 @@ export function oauthCallbackRoute(platform: Platform, options: PaykitHandlerOpt
 }
 
 /**
- * What the browser is told. A failure that came with an HTTP status (a 422 of the API) is the upstream's,
- * whatever its code: only the platform's own refusals, which have none, are passed on.
+ * What the browser is told. An upstream failure (a 422 of the API) is the upstream's, whatever its code: only the
+ * platform's own refusals (local errors) are passed on.
  */
 function callbackFailure(error: unknown): unknown {
   if (error instanceof PaykitError) {
-    if (PASSED_ON.includes(error.code) && error.status === undefined) return error;
+    if (PASSED_ON.includes(error.code) && error.origin === 'local') return error;
     if (error.code === 'issuer_mismatch') {
       // Which issuers were compared is for the shop's log; the person only needs to start again.
       return new PaykitError(
