@@ -312,8 +312,7 @@ function allow(exchange: Exchange, methods: readonly string[]): void {
 /** A query parameter that may appear at most once (two would let a cache and the handler disagree). */
 function singleParam(exchange: Exchange, name: string): string | undefined {
   const values = exchange.url.searchParams.getAll(name);
-  if (values.length > 1)
-    throw new PaykitError('duplicate_parameter', `"${name}" appears more than once`);
+  if (values.length > 1) throw new PaykitError('duplicate_parameter', `"${name}" appears more than once`);
   return values[0];
 }
 

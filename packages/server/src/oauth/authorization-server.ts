@@ -133,9 +133,15 @@ function endpoint(value: string): string {
 
 function requestFailure(error: unknown, issuer: string): PaykitError {
   if (error instanceof DOMException && error.name === 'TimeoutError') {
-    return new PaykitError('timeout', `The metadata of ${issuer} did not arrive in time`, { cause: error, origin: 'upstream' });
+    return new PaykitError('timeout', `The metadata of ${issuer} did not arrive in time`, {
+      cause: error,
+      origin: 'upstream',
+    });
   }
-  return new PaykitError('network_error', `Could not read the metadata of ${issuer}`, { cause: error, origin: 'upstream' });
+  return new PaykitError('network_error', `Could not read the metadata of ${issuer}`, {
+    cause: error,
+    origin: 'upstream',
+  });
 }
 
 function metadataFailure(error: unknown, issuer: string): PaykitError {

@@ -49,7 +49,10 @@ function tokenFailure(error: unknown, invalidGrant: string, advice: string): Pay
 /** A request that got no answer: `timeout` past the time limit, `network_error` otherwise. */
 export function networkFailure(error: unknown): PaykitError {
   if (error instanceof DOMException && error.name === 'TimeoutError') {
-    return new PaykitError('timeout', 'The token endpoint did not answer in time', { cause: error, origin: 'upstream' });
+    return new PaykitError('timeout', 'The token endpoint did not answer in time', {
+      cause: error,
+      origin: 'upstream',
+    });
   }
   return new PaykitError('network_error', 'Could not reach the token endpoint', { cause: error, origin: 'upstream' });
 }
