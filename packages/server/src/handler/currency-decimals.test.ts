@@ -119,6 +119,18 @@ describe('decimals by currency, on the server', () => {
     expect(await created()).toBe(before);
   });
 
+  it("a page's currency that is no currency is the caller's mistake: 422 naming the field, no line in the log", async () => {
+    const before = await created();
+    lines.length = 0;
+    // No page of the shop sends it (a hostile or broken caller): not the shop's configuration to fix.
+    const { status, body } = await startCheckout({ reference: 'sku-mug', amount: '12.50', currency: '<SCRIPT>' });
+    expect(status).toBe(422);
+    expect(body.code).toBe('validation_failed');
+    expect(body.errors).toEqual([{ path: 'currency', message: 'must be an ISO 4217 currency code, such as SGD' }]);
+    expect(lines).toEqual([]);
+    expect(await created()).toBe(before);
+  });
+
   it('a currency that is no ISO 4217 code is refused before the API is called, naming it', async () => {
     const before = await created();
     lines.length = 0;

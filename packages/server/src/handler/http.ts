@@ -2,7 +2,8 @@
  * Small pieces of HTTP shared by the handler's routes: JSON answers, and bodies read within a size and a time
  * limit off an {@link Exchange}.
  */
-import { isJsonObject, PaykitError } from '@paykit/core';
+import { PaykitError } from '@paykit/core';
+import { parseJsonObject } from '../body-text.js';
 import type { Answer, BodyReader, Exchange } from './exchange.js';
 
 /** Headers on every answer of the handler: JSON, never cached, never sniffed. */
@@ -58,23 +59,6 @@ export async function readBody(exchange: Exchange, limits: BodyLimits, types: re
 export async function readJsonObject(exchange: Exchange, limits: BodyLimits): Promise<Record<string, unknown>> {
   const { bytes } = await readBody(exchange, limits, ['application/json']);
   return parseJsonObject(bytes);
-}
-
-/** A strict UTF-8 decoder: each `decode` without `stream` starts afresh, so one serves every body. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The bytes as a JSON object: 400 `invalid_json` when they are not well-formed UTF-8 JSON, or not an object. */
-export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(UTF8.decode(bytes));
-  } catch (error) {
-    throw new PaykitError('invalid_json', 'The body is not well-formed JSON', { cause: error });
-  }
-  if (!isJsonObject(value)) {
-    throw new PaykitError('invalid_json', 'The body must be a JSON object');
-  }
-  return value;
 }
 
 /** `{ request }` for a hook, its `Request` made only when the hook reads it. */

@@ -50,11 +50,18 @@ export function assertChargeable(decided: PaymentRequestCreateInput): void {
 
 /**
  * Throws unless the price the shopper was shown (when the page sent one) is `decided`: `validation_failed` for a
- * shown amount that is no amount, `checkout_misconfigured` for another currency (the page and the hook disagree on
- * what the shop sells in), `amount_mismatch` for another amount.
+ * shown amount that is no amount or a shown currency that is none (no page of the shop sends that: the caller's
+ * mistake, not the shop's), `checkout_misconfigured` for another currency (the page and the hook disagree on what
+ * the shop sells in), `amount_mismatch` for another amount.
  */
 export function assertShownPrice(choice: ShopperChoice, decided: PaymentRequestCreateInput): void {
   const currency = String(decided.currency).toUpperCase();
+  if (choice.currency !== undefined && !isCurrency(choice.currency)) {
+    const reason = 'must be an ISO 4217 currency code, such as SGD';
+    throw new PaykitError('validation_failed', `The checkout request is invalid: currency ${reason}`, {
+      errors: [{ path: 'currency', message: reason }],
+    });
+  }
   if (choice.currency !== undefined && choice.currency.toUpperCase() !== currency) {
     throw misconfigured(
       `the page showed a price in ${choice.currency.toUpperCase()} and createPaymentRequest decided ${currency}: ` +

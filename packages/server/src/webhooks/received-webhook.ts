@@ -22,7 +22,7 @@ import {
   type WebhookEventType,
 } from '@paykit/core';
 import type { HeaderReader } from '../handler/exchange.js';
-import { parseJsonObject } from '../handler/http.js';
+import { decodeUtf8, parseJsonObject } from '../body-text.js';
 import { EVENT_RULES, OBJECT_SCHEMAS } from './event-rules.js';
 import { checkHmacSha256 } from './signature.js';
 
@@ -70,7 +70,7 @@ export function receiveWebhook(
   headers: HeaderReader,
 ): ReceivedWebhook {
   if (mediaType === 'application/x-www-form-urlencoded') {
-    const fields = [...new URLSearchParams(decodeUtf8(bytes))];
+    const fields = [...new URLSearchParams(formText(bytes))];
     const seen = new Set<string>();
     for (const [key] of fields) {
       // The service signs one value per field; a second one would be signed by nobody.
@@ -203,9 +203,9 @@ function headerError(header: string, value: string | null, rule: string): Paykit
   });
 }
 
-function decodeUtf8(bytes: Uint8Array): string {
+function formText(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return decodeUtf8(bytes);
   } catch (error) {
     throw new PaykitError('invalid_body', 'The form body is not UTF-8', { cause: error });
   }
