@@ -18,3 +18,14 @@ describe('a lazy chunk that does not load, in the production files', () => {
     expect(development).toContain('could not be loaded');
   });
 });
+
+describe('the script-tag files a page loads first', () => {
+  it('import no other file at load: a page that copied one alone still runs it (only a lazy chunk can be missing)', () => {
+    for (const name of ['paykit.js', 'paykit.development.js']) {
+      const code = readFileSync(new URL(name, DIST), 'utf8');
+      // A static import or re-export of a sibling file (`import{a}from"./paykit…js"`, `export…from"./…"`).
+      expect(code, name).not.toMatch(/(?:import|export)\s*(?:\{[^}]*\}|\*(?:\s*as\s*\w+)?)?\s*from\s*["'`]\.\//);
+      expect(code, name).not.toMatch(/(?:^|[;}])\s*import\s*["'`]\.\//);
+    }
+  });
+});

@@ -2,6 +2,7 @@
  * The base class of `<paykit-pay-button>` and `<paykit-connect-button>`: what a button that starts a network
  * action does the same in both (busy state, errors, an outcome shown in place), written once.
  */
+import { PaykitError } from '@paykit/core/browser';
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { PaykitErrorEvent } from './events.js';
 import { describeFailure } from './http.js';
@@ -99,7 +100,9 @@ export abstract class BusyButton extends LitElement implements ButtonHost {
       // A listener may cancel the navigation (an SPA, a test); otherwise the button stays busy as the page leaves.
       // In a frame: the top window, or a new tab (framed.ts); never this frame, which the checkout refuses.
       if (event && this.dispatchEvent(event))
-        return top !== self ? (await loadFramed()).go(this, event.detail.url) : location.assign(event.detail.url);
+        return top !== self
+          ? (await loadFramed()).go(this, event.detail.url, PaykitError)
+          : location.assign(event.detail.url);
     } catch (error) {
       dev?.failure(this, error);
       const failure = describeFailure(error);

@@ -6,7 +6,7 @@
  *
  * Shoppers never read these: the elements show their own short words, and these go to the console only.
  */
-import { currencyMinorUnit, parseWebUrl, PaykitError } from '@paykit/core/browser';
+import { parseWebUrl, PaykitError } from '@paykit/core/browser';
 import { latestRequest, type LatestRequest } from '../connect/latest-request.js';
 import { topAllowed } from '../framed/top-allowed.js';
 import type { ConnectButtonConfig, Diagnostics, PayButtonConfig } from './diagnostics-api.js';
@@ -32,8 +32,15 @@ function words(value: unknown): string[] {
 function payButton(element: PayButtonConfig): void {
   const { amount, currency } = element;
   const given = /\.(\d*[1-9])/.exec(amount ?? '')?.[1]?.length ?? 0;
-  // An unknown currency (undefined): the backend says so.
-  const digits = currencyMinorUnit(currency);
+  // Intl's own, not core's currencyMinorUnit (the same rule): importing core's amounts here made Rolldown split
+  // paykit.development.js, which then imported a shared chunk at load (test/chunk-load-words.test.ts).
+  let digits: number | undefined;
+  try {
+    if (currency)
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+  } catch {
+    // An unknown currency: the backend says so.
+  }
   if (digits !== undefined && given > digits)
     say(
       'error',

@@ -8,7 +8,7 @@
  *
  * Lazy chunk: busy-button.ts imports it only when `top !== self`, as soon as the button is on the page.
  */
-import { PaykitError } from '@paykit/core/browser';
+import type { PaykitError } from '@paykit/core/browser';
 import { topAllowed } from './top-allowed.js';
 import type { ButtonHost } from '../button-host.js';
 import { text, type FramedMessages } from '../messages.js';
@@ -95,11 +95,13 @@ function leave(button: ButtonHost, url: string): 'top' | 'tab' | undefined {
  * Where the click goes, once the button's event (`paykit-checkout`, `paykit-connect`) was not cancelled: `url` is
  * the checkout or the authorization page. The top window leaving, the button stays busy, as on a page of its own;
  * otherwise it says where the page went (and is ready again). Throws `navigation_blocked` when the click found
- * that nothing can be opened: the button shows it and fires `paykit-error`.
+ * that nothing can be opened: the button shows it and fires `paykit-error`. The button hands over the error class:
+ * this chunk importing it splits the development file (`paykit.development.js` then imports a shared chunk at load,
+ * and a page that copied it alone runs nothing).
  */
-export function go(button: ButtonHost, url: string): void {
+export function go(button: ButtonHost, url: string, Failure: typeof PaykitError): void {
   const tab = end(button);
-  if (doomed.delete(button)) throw new PaykitError('navigation_blocked', words(button).frameBlocked);
+  if (doomed.delete(button)) throw new Failure('navigation_blocked', words(button).frameBlocked);
   if (tab && !tab.closed) {
     tab.location.replace(url);
     inTab(button);
