@@ -1,8 +1,9 @@
 /**
- * Every route of the handler under random and hostile requests (fast-check), against the sandbox:
- * never a 5xx (but the one a page showing another currency than the hook's causes), always a stable code and a
- * message a person can read, and nothing created or connected by a request that was refused. Bodies: random JSON, hostile values in each field, bodies over 16 KiB (by
- * `Content-Length`, as a plain body and as a stream), and content types that are not JSON.
+ * Every route of the handler under random and hostile requests (fast-check), against the sandbox: never a 5xx (but
+ * the one a page showing another currency than the hook's causes), always a stable code and a message a person can
+ * read, and nothing created or connected by a request that was refused. Bodies: random JSON, hostile values in each
+ * field, bodies over 16 KiB (by `Content-Length`, as a plain body and as a stream), and content types that are not
+ * JSON.
  */
 import type { ErrorCode } from '@paykit/core';
 import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
