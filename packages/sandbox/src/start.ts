@@ -101,12 +101,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     writer = saving;
   }
   const server = await new Promise<Server>((resolve, reject) => {
-    // Without a createServer option, @hono/node-server makes a node:http Server. It would also replace the
-    // process's global Request and Response with its own lighter classes: the sandbox runs inside shops' and tests'
-    // processes (the demo, `startSandbox` in a test file), where the code beside it must meet the real ones.
-    const s = serve({ fetch, port: options.port ?? 4010, hostname: host, overrideGlobalObjects: false }, () =>
-      resolve(s),
-    ) as Server;
+    // Without a createServer option, @hono/node-server makes a node:http Server.
+    const s = serve({ fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s)) as Server;
     s.once('error', reject);
   });
   // A listening TCP server's address is an AddressInfo (a string only for a pipe).
