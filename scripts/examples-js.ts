@@ -19,6 +19,7 @@ const examples = join(root, 'packages/server/examples');
 /** Each TypeScript example and its JavaScript, relative to packages/server/examples. */
 export const EXAMPLES: readonly { ts: string; js: string }[] = [
   { ts: 'express.ts', js: 'js/express.js' },
+  { ts: 'shop.ts', js: 'js/shop.js' },
   { ts: 'hono.ts', js: 'js/hono.js' },
   { ts: 'bun.ts', js: 'js/bun.js' },
   { ts: 'deno.ts', js: 'js/deno.js' },
@@ -33,7 +34,11 @@ export async function javascriptOf(source: string, file: string): Promise<string
   });
   // `import { x, type Y }` leaves `import { x,  }`, and a type-only import an empty one: prettier tidies the first;
   // the second is dropped here, since it imports nothing at run time.
-  const withoutEmpty = stripped.replace(/^import\s*\{\s*\}\s*from\s*'[^']+';\n/gm, '');
+  // An example's own modules are imported by their name (`./shop.ts`, as Deno, Bun and Node 24 run them); the
+  // JavaScript imports the JavaScript beside it.
+  const withoutEmpty = stripped
+    .replace(/^import\s*\{\s*\}\s*from\s*'[^']+';\n/gm, '')
+    .replace(/(from\s*'\.\/[^']+)\.ts'/g, "$1.js'");
   const options = (await prettier.resolveConfig(join(examples, file))) ?? {};
   return prettier.format(withoutEmpty, { ...options, parser: 'babel', filepath: file.replace(/\.ts$/, '.js') });
 }

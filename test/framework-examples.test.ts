@@ -26,6 +26,7 @@ const marked = [...readme.matchAll(/<!-- example: (\S+) -->\n```(\w+)\n([\s\S]*?
 const SECTIONS: Record<string, readonly string[]> = {
   Express: ['express'],
   'Next.js (App Router)': ['next/app/paykit/[...path]/route'],
+  'The shop the runtime examples share': ['shop'],
   'Cloudflare Workers': ['worker'],
   'Bun and Deno': ['bun', 'deno'],
   Hono: ['hono'],

@@ -72,11 +72,16 @@ async function startSandboxCommand(): Promise<string> {
 }
 
 /**
- * Copies an example's JavaScript (packages/server/examples/js) into the application as `as` and runs it with plain
- * Node, on a free port, with the seeded business's settings in its environment; its origin once it says `ready`.
+ * Copies an example's JavaScript (packages/server/examples/js) into the application as `as`, with the modules of
+ * its own it imports (`./shop.js`), and runs it with plain Node, on a free port, with the seeded business's
+ * settings in its environment; its origin once it says `ready`.
  */
 async function startJavaScriptExample(example: string, as: string, sandboxUrl: string, ready: RegExp) {
-  await copyFile(new URL(`packages/server/examples/js/${example}`, ROOT), join(app, as));
+  const examples = new URL('packages/server/examples/js/', ROOT);
+  await copyFile(new URL(example, examples), join(app, as));
+  const source = await readFile(new URL(example, examples), 'utf8');
+  for (const [, own] of source.matchAll(/from '\.\/([^']+)'/g))
+    await copyFile(new URL(own!, examples), join(app, own!));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const shop = startUntil(

@@ -297,7 +297,7 @@ async function prepareApplication(folder: string, withNext: boolean): Promise<st
     // The examples as a user copies them: the TypeScript files themselves (Deno, Bun and Node 24 run them).
     const examples = join(root, 'packages/server/examples');
     await mkdir(join(app, 'examples'));
-    for (const file of ['deno.ts', 'bun.ts', 'hono.ts', 'worker.ts']) {
+    for (const file of ['shop.ts', 'deno.ts', 'bun.ts', 'hono.ts', 'worker.ts']) {
       await copyFile(join(examples, file), join(app, 'examples', file));
     }
     await bundleForWorkerd(app, 'examples/worker.ts', 'examples/worker.bundle.js');

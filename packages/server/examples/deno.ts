@@ -1,45 +1,18 @@
 /**
  * A shop's paykit handler on Deno: `Deno.serve` hands every request to it (the routes are under /paykit; a real
- * shop serves its pages beside them). The runtime matrix runs this file on Deno against the sandbox.
+ * shop serves its pages beside them). The shop itself (prices, hooks, settings) is the `shop` module beside this
+ * file, which every runtime example shares. The runtime matrix runs this file on Deno against the sandbox.
  *
  *   npm install @paykit/server   # or import from "npm:@paykit/server"
  *   PAYMENTS_API_URL=http://127.0.0.1:4010 PAYMENTS_API_KEY=sandbox_api_key_demo_store \
  *   PAYMENTS_SALT=sandbox_salt_demo_store PUBLIC_ORIGIN=http://127.0.0.1:8000 \
  *   deno run --allow-net --allow-env deno.ts
  */
-import { createPaykitHandler, PaykitError } from '@paykit/server';
+import { createPaykitHandler } from '@paykit/server';
+import { shopOptions } from './shop.ts';
 
-function setting(name: string): string {
-  const value = Deno.env.get(name);
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-}
-
-/** The shop's prices: the only place a price comes from. */
-const PRICES: Record<string, number> = { 'sku-mug': 12.5, 'sku-tee': 30 };
-// The address shoppers open the shop at, as the browser shows it: locally PUBLIC_ORIGIN=http://127.0.0.1:8000,
-// in production your https origin. The handler refuses pages of any other origin (and logs which, once).
-const origin = setting('PUBLIC_ORIGIN');
-
-const paykit = createPaykitHandler({
-  api: { apiBaseUrl: setting('PAYMENTS_API_URL'), apiKey: setting('PAYMENTS_API_KEY') },
-  publicOrigin: origin,
-  returnUrl: `${origin}/thanks`,
-  webhookUrl: `${origin}/paykit/webhooks`,
-  webhookSalt: setting('PAYMENTS_SALT'),
-  createPaymentRequest: (choice) => {
-    const amount = PRICES[choice.reference ?? ''];
-    if (amount === undefined) {
-      throw new PaykitError('validation_failed', 'This product is not for sale', {
-        errors: [{ path: 'reference', message: 'is not a product' }],
-      });
-    }
-    return { amount, currency: 'SGD' };
-  },
-  onEvent: (event) => {
-    if (event.type === 'payment_request.completed') console.log(`paid: ${event.paymentRequest.id}`);
-  },
-});
+// PUBLIC_ORIGIN: locally http://127.0.0.1:8000 (this server's address), in production your https origin.
+const paykit = createPaykitHandler(shopOptions((name) => Deno.env.get(name)));
 
 Deno.serve(
   {

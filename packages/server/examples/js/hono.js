@@ -1,47 +1,20 @@
 /**
  * A Hono app that mounts the paykit handler under /paykit beside its own routes, served on Node with
- * `@hono/node-server` (the same app runs on Bun, Deno and Workers with their own `serve`). The runtime matrix runs
- * this file on Node 24, which runs TypeScript as it is.
+ * `@hono/node-server` (the same app runs on Bun, Deno and Workers with their own `serve`). The shop itself (prices,
+ * hooks, settings) is the `shop` module beside this file, which every runtime example shares. The runtime matrix
+ * runs this file on Node 24, which runs TypeScript as it is.
  *
  *   npm install @paykit/server hono @hono/node-server
  *   PAYMENTS_API_URL=http://127.0.0.1:4010 PAYMENTS_API_KEY=sandbox_api_key_demo_store \
  *   PAYMENTS_SALT=sandbox_salt_demo_store PUBLIC_ORIGIN=http://127.0.0.1:3000 node hono.ts
  */
 import { serve } from '@hono/node-server';
-import { createPaykitHandler, PaykitError } from '@paykit/server';
+import { createPaykitHandler } from '@paykit/server';
 import { Hono } from 'hono';
+import { shopOptions } from './shop.js';
 
-function setting(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-}
-
-/** The shop's prices: the only place a price comes from. */
-const PRICES = { 'sku-mug': 12.5, 'sku-tee': 30 };
-// The address shoppers open the shop at, as the browser shows it: locally PUBLIC_ORIGIN=http://127.0.0.1:3000,
-// in production your https origin. The handler refuses pages of any other origin (and logs which, once).
-const origin = setting('PUBLIC_ORIGIN');
-
-const paykit = createPaykitHandler({
-  api: { apiBaseUrl: setting('PAYMENTS_API_URL'), apiKey: setting('PAYMENTS_API_KEY') },
-  publicOrigin: origin,
-  returnUrl: `${origin}/thanks`,
-  webhookUrl: `${origin}/paykit/webhooks`,
-  webhookSalt: setting('PAYMENTS_SALT'),
-  createPaymentRequest: (choice) => {
-    const amount = PRICES[choice.reference ?? ''];
-    if (amount === undefined) {
-      throw new PaykitError('validation_failed', 'This product is not for sale', {
-        errors: [{ path: 'reference', message: 'is not a product' }],
-      });
-    }
-    return { amount, currency: 'SGD' };
-  },
-  onEvent: (event) => {
-    if (event.type === 'payment_request.completed') console.log(`paid: ${event.paymentRequest.id}`);
-  },
-});
+// PUBLIC_ORIGIN: locally http://127.0.0.1:3000 (this server's address), in production your https origin.
+const paykit = createPaykitHandler(shopOptions((name) => process.env[name]));
 
 const app = new Hono();
 // The raw Request, body unread: the handler reads it itself (webhook signatures are over the exact bytes).
