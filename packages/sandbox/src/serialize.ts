@@ -33,6 +33,8 @@ export function paymentRequestJson(record: PaymentRequestRecord, publicUrl: stri
     created_at: isoWithoutOffset(record.createdAt),
     updated_at: isoWithoutOffset(record.updatedAt),
     ...record.extras,
+    // An object, never null: the service's OpenAPI types the answer's `metadata` as an object (create's 200).
+    metadata: record.extras.metadata ?? {},
   };
 }
 
@@ -233,8 +235,9 @@ export function productJson(input: {
 
 /**
  * A subscription plan in the service's shape (its subscription-plan OpenAPI): `amount` and `price` both in
- * major units (its list example carries both), `cycle_repeat`/`cycle_frequency` null unless the cycle is
- * `custom`, dates without offset as its examples show them.
+ * major units (its list example carries both), `description` a string, `cycle_repeat` (a whole number) and
+ * `cycle_frequency` null unless the cycle is `custom` (its create and read examples of a monthly plan), dates
+ * without offset as its examples show them.
  */
 export function subscriptionPlanJson(input: {
   name: string;
@@ -250,7 +253,8 @@ export function subscriptionPlanJson(input: {
 }): NewResource<'subscription_plans'> {
   return {
     name: input.name,
-    description: input.description,
+    // A string, as the service's OpenAPI types it in its list, create and read answers; empty when none was sent.
+    description: input.description ?? '',
     cycle: input.cycle,
     cycle_repeat: input.cycleRepeat,
     cycle_frequency: input.cycleFrequency,

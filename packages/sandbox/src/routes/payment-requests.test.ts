@@ -106,6 +106,18 @@ describe('POST /v1/payment-requests', () => {
     expect((await call(sandbox, 'GET', `/v1/payment-requests/${body.id}`)).body).toEqual({ ...body, payments: [] });
   });
 
+  it('answers metadata as an object, empty when none was sent, as the OpenAPI types it', async () => {
+    const { body } = await call(sandbox, 'POST', '/v1/payment-requests', { json: { amount: 5, currency: 'SGD' } });
+    expect(body.metadata).toEqual({});
+    expect((await call(sandbox, 'GET', `/v1/payment-requests/${body.id}`)).body.metadata).toEqual({});
+    const listed = await call(sandbox, 'GET', '/v1/payment-requests');
+    expect(listed.body.data.find((r: { id: string }) => r.id === body.id)?.metadata).toEqual({});
+    const updated = await call(sandbox, 'PUT', `/v1/payment-requests/${body.id}`, {
+      json: { amount: 6, currency: 'SGD', metadata: { car_color: 'red' } },
+    });
+    expect(updated.body.metadata).toEqual({ car_color: 'red' });
+  });
+
   it('takes expires_after as a delay from now, in Singapore time', async () => {
     const before = Date.now();
     const { body } = await call(sandbox, 'POST', '/v1/payment-requests', {

@@ -63,6 +63,24 @@ describe('subscription plans', () => {
     expect(monthlyPlain.body).toMatchObject({ cycle: 'monthly', cycle_repeat: null, cycle_frequency: null });
   });
 
+  it('types description, cycle_repeat and cycle_frequency as the OpenAPI does, in the list too', async () => {
+    const bare = await call(sandbox, 'POST', '/v1/subscription-plan', {
+      form: 'name=No+words&amount=3&cycle=custom&cycle_repeat=3&cycle_frequency=month',
+    });
+    // `description` a string (empty when none was sent), `cycle_repeat` a whole number, `cycle_frequency` text.
+    expect(bare.body).toMatchObject({ description: '', cycle_repeat: 3, cycle_frequency: 'month' });
+    const listed = await call(sandbox, 'GET', '/v1/subscription-plan?per_page=100');
+    for (const plan of listed.body.data as Record<string, unknown>[]) {
+      expect(typeof plan.description).toBe('string');
+      if (plan.cycle === 'custom') {
+        expect(Number.isInteger(plan.cycle_repeat)).toBe(true);
+        expect(typeof plan.cycle_frequency).toBe('string');
+      } else {
+        expect(plan).toMatchObject({ cycle_repeat: null, cycle_frequency: null });
+      }
+    }
+  });
+
   it('updates the whole plan and deletes it', async () => {
     const created = await call(sandbox, 'POST', '/v1/subscription-plan', {
       json: { name: 'Spotify Premium', amount: 9.9, cycle: 'monthly', currency: 'SGD' },
