@@ -27,8 +27,34 @@ const count = z
 /** The service's `'1'`/`'0'` flags, also taken as booleans and `true`/`false` (JSON callers send those). */
 const flag = z.union([booleanish, z.literal(1).transform(() => true), z.literal(0).transform(() => false)]);
 
-/** A list of ids (`category_ids[]` in a form). */
-const ids = z.array(z.string().min(1).max(255), { error: 'must be a list of ids' }).max(100);
+/**
+ * A list as a JSON body or `name[]` form fields send it, or as the service's own client collection sends it in
+ * its multipart product form: one field whose text is a JSON array (`channels` = `["pos","online_store"]`,
+ * collections/hitpay-products-api.postman_collection.json in api-evangelist/hitpay, "Create a Product").
+ * The text is read as JSON first, then checked as the list, so a bad item is named as in any other list.
+ */
+function listOrJsonText<T extends z.ZodType<unknown[], unknown[]>>(list: T, what: string) {
+  return z
+    .union([z.array(z.unknown()), z.string()], { error: `must be ${what}` })
+    .transform((value, ctx): unknown[] => {
+      if (Array.isArray(value)) return value;
+      try {
+        const parsed: unknown = JSON.parse(value);
+        if (Array.isArray(parsed)) return parsed;
+      } catch {
+        // Not JSON: refused below, as any other text.
+      }
+      ctx.issues.push({ code: 'custom', message: `must be ${what} (a JSON array as text in a form)`, input: value });
+      return z.NEVER;
+    })
+    .pipe(list);
+}
+
+/** A list of ids (`category_ids[]` in a form, or a JSON array as text). */
+const ids = listOrJsonText(
+  z.array(z.string().min(1).max(255), { error: 'must be a list of ids' }).max(100),
+  'a list of ids',
+);
 
 /** Where a product is sold, as the service names its channels. */
 export const productChannels = ['online_store', 'pos', 'invoice'] as const;
@@ -50,10 +76,12 @@ export const productCreateSchema = z.looseObject({
   quantity_alert_level: count.optional(),
   category_ids: ids.optional(),
   location_ids: ids.optional(),
-  channels: z
-    .array(z.enum(productChannels, { error: `must be one of ${productChannels.join(', ')}` }))
-    .max(productChannels.length)
-    .optional(),
+  channels: listOrJsonText(
+    z
+      .array(z.enum(productChannels, { error: `must be one of ${productChannels.join(', ')}` }))
+      .max(productChannels.length, `must have at most ${productChannels.length} channels`),
+    'a list of channels',
+  ).optional(),
   open_amount: flag.optional(),
   is_manageable: flag.optional(),
   is_pinned: flag.optional(),

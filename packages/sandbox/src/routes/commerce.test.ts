@@ -218,6 +218,32 @@ describe('POST /v1/products', () => {
     expect(errorFields((await refused.json()) as { errors?: unknown })).toEqual(['price', 'quantity']);
   });
 
+  it('takes channels and id lists as the service’s own collection sends them: a JSON array as text', async () => {
+    // collections/hitpay-products-api.postman_collection.json, "Create a Product": `channels` is one form
+    // field whose value is `["<string>","<string>"]`, and so are `category_ids` and `location_ids`.
+    const form = new FormData();
+    form.append('name', 'Scarf');
+    form.append('price', '22');
+    form.append('channels', '["online_store","pos"]');
+    form.append('category_ids', '["9a12fab0-d282-4437-9460-c3d26662d11a"]');
+    form.append('location_ids', '[]');
+    const response = await post(form);
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-sandbox-warning')).toBeNull();
+    expect(await response.json()).toMatchObject({ category_id: ['9a12fab0-d282-4437-9460-c3d26662d11a'] });
+    const bad = new FormData();
+    bad.append('name', 'Scarf');
+    bad.append('price', '22');
+    bad.append('channels', '["online_store","market"]');
+    bad.append('category_ids', 'not a list');
+    const refused = await post(bad);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: unknown }).errors).toEqual({
+      'channels.1': ['must be one of online_store, pos, invoice'],
+      category_ids: ['must be a list of ids (a JSON array as text in a form)'],
+    });
+  });
+
   it('keeps the body limit for multipart bodies, declared or chunked', async () => {
     const big = new FormData();
     big.append('name', 'Huge');
