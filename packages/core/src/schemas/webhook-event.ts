@@ -15,8 +15,20 @@ import * as z from 'zod';
 import { id, webUrl } from './fields.js';
 import { isOneOf } from '../one-of.js';
 
-/** The kinds of object an event webhook carries (`Hitpay-Event-Object`). */
-export const webhookEventObjects = ['charge', 'payment_request', 'payout', 'invoice', 'order', 'transfer'] as const;
+/**
+ * The kinds of object an event webhook carries (`Hitpay-Event-Object`). `recurring_billing` is the prefix of the
+ * newer docs' `recurring_billing.*` events; no docs page shows the header's value for them, so it is the event's
+ * object as for every other event (`<object>.<verb>`).
+ */
+export const webhookEventObjects = [
+  'charge',
+  'payment_request',
+  'payout',
+  'invoice',
+  'order',
+  'transfer',
+  'recurring_billing',
+] as const;
 
 /** A kind of object an event webhook carries. */
 export type WebhookEventObject = (typeof webhookEventObjects)[number];
@@ -24,7 +36,9 @@ export type WebhookEventObject = (typeof webhookEventObjects)[number];
 /**
  * Every event an endpoint can listen to: the service's webhook-events API's list (charges, payouts, orders,
  * invoices, transfers), with spec 6's `charge.failed` and `payment_request.*`, which its "Event Webhooks" page
- * lists too.
+ * lists too, and the recurring billing events of that page's newer version and of the service's own CLI
+ * (`method_attached`: a payment method saved on a record; `method_detached`: one taken off it;
+ * `subscription_updated`: the record changed, its status included). Each of them carries the record.
  */
 export const webhookEventTypes = [
   'charge.created',
@@ -44,6 +58,9 @@ export const webhookEventTypes = [
   'transfer.paid',
   'transfer.failed',
   'transfer.canceled',
+  'recurring_billing.method_attached',
+  'recurring_billing.method_detached',
+  'recurring_billing.subscription_updated',
 ] as const;
 
 /** An event an endpoint can listen to, `<object>.<verb>`. */

@@ -8,6 +8,7 @@ import type {
   Order,
   PaymentRequest,
   Payout,
+  RecurringBilling,
   ShopperChoice,
   Transfer,
   WebhookEventObject,
@@ -89,7 +90,8 @@ export type ConfirmedEvent =
   | (ConfirmedFact<'payout'> & { payout: Payout })
   | (ConfirmedFact<'order'> & { order: Order })
   | (ConfirmedFact<'invoice'> & { invoice: Invoice })
-  | (ConfirmedFact<'transfer'> & { transfer: Transfer });
+  | (ConfirmedFact<'transfer'> & { transfer: Transfer })
+  | (ConfirmedFact<'recurring_billing'> & { recurringBilling: RecurringBilling });
 
 /** The handler's `onEvent`: what the shop does once per confirmed fact. */
 export type OnEvent = (event: ConfirmedEvent, context: EventContext) => void | Promise<void>;

@@ -27,7 +27,9 @@ export function factTime(event: ConfirmedEvent): number | undefined {
         ? event.order
         : 'invoice' in event
           ? event.invoice
-          : event.transfer;
+          : 'transfer' in event
+            ? event.transfer
+            : event.recurringBilling;
   return readTime(resource.updated_at) ?? readTime(resource.created_at);
 }
 

@@ -7,8 +7,10 @@
  * completed, `charge.updated` once it is refunded or partly refunded, `payout.created` once a payout is
  * completed, `order.created` / `invoice.created` / `transfer.created` once the object is created, `order.updated`
  * once an order's status is updated, `transfer.updated` once a transfer is updated; spec 6 adds `charge.failed`
- * and `payment_request.completed` / `.failed`; transfers have one event per status. Every rule says what
- * confirms it (`confirmedBy`): without a salt the re-fetch is the only proof there is.
+ * and `payment_request.completed` / `.failed`; transfers have one event per status; the page's newer version adds
+ * `recurring_billing.method_attached` (a payment method attached to a subscription), `.method_detached` (one
+ * detached) and `.subscription_updated` (status changes and edits). Every rule says what confirms it
+ * (`confirmedBy`): without a salt the re-fetch is the only proof there is.
  */
 import {
   chargeSchema,
@@ -16,6 +18,7 @@ import {
   orderSchema,
   paymentRequestSchema,
   payoutSchema,
+  recurringBillingSchema,
   transferSchema,
   type WebhookEventObject,
   type WebhookEventType,
@@ -31,6 +34,7 @@ export const OBJECT_SCHEMAS: Readonly<Record<WebhookEventObject, z.ZodType<{ id:
     invoice: invoiceSchema,
     order: orderSchema,
     transfer: transferSchema,
+    recurring_billing: recurringBillingSchema,
   };
 
 /** The rule of one event. */
@@ -83,6 +87,12 @@ export const EVENT_RULES: Readonly<Record<WebhookEventType, EventRule>> = {
   'transfer.paid': { sentWith: 'paid', confirmedBy: ['paid'] },
   'transfer.failed': { sentWith: 'failed', confirmedBy: ['failed'] },
   'transfer.canceled': { sentWith: 'canceled', confirmedBy: ['canceled'] },
+  // The docs name no status for these: the record the API answers is the proof. A record's method can be attached
+  // again (a new card) and the record updated many times: each status the API shows is its own fact, as for
+  // `order.updated`, so a second update that leaves the status as it was is not offered again.
+  'recurring_billing.method_attached': { confirmedBy: 'exists', repeats: true },
+  'recurring_billing.method_detached': { confirmedBy: 'exists', repeats: true },
+  'recurring_billing.subscription_updated': { confirmedBy: 'exists', repeats: true },
 };
 
 /** True when a resource the API shows with `status` now confirms event `type` ({@link EventRule.confirmedBy}). */

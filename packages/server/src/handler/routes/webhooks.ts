@@ -19,6 +19,7 @@ import {
   type Order,
   type PaymentRequest,
   type Payout,
+  type RecurringBilling,
   type Transfer,
   type WebhookEventObject,
   type WebhookEventType,
@@ -108,6 +109,7 @@ interface Resources {
   order: Order;
   invoice: Invoice;
   transfer: Transfer;
+  recurring_billing: RecurringBilling;
 }
 
 /** What every confirmed event carries besides its resource and type. */
@@ -140,6 +142,14 @@ const RESOURCE_RULES: { [O in WebhookEventObject]: ResourceRule<O> } = {
   transfer: {
     read: (api, claim) => callOperation(api.config, 'transfers.get', { params: { id: claim.id } }),
     event: (base, claim, transfer) => ({ ...base, type: eventOf(claim, 'transfer'), transfer }),
+  },
+  recurring_billing: {
+    read: (api, claim) => callOperation(api.config, 'recurringBilling.get', { params: { id: claim.id } }),
+    event: (base, claim, recurringBilling) => ({
+      ...base,
+      type: eventOf(claim, 'recurring_billing'),
+      recurringBilling,
+    }),
   },
   invoice: {
     // The service has no read of one invoice: the signed body is all there is, so it must be signed.
