@@ -17,6 +17,8 @@ export const beneficiarySchema = z.looseObject({
   holder_name: z.string(),
   holder_type: z.string().nullish(),
   bank_branch_code: z.string().nullish(),
+  /** Not in spec 2.4: the service's transfers and beneficiaries OpenAPI give it to a Bangladeshi local account. */
+  bank_routing_number: z.string().nullish(),
   account_number: z.string(),
   bank_name: z.string().nullish(),
   bank_id: z.string().nullish(),

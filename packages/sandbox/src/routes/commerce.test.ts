@@ -334,3 +334,32 @@ describe('POST /v1/invoices', () => {
     expect(errorFields(unnamed.body)).toEqual(['customer', 'invoice_date', 'payment_by']);
   });
 });
+
+describe('a transfer’s beneficiary', () => {
+  it('carries bank_routing_number when its beneficiary has one, as the service’s Bangladeshi example does', async () => {
+    // transfers OpenAPI: the 201 example's BDT beneficiary has `bank_routing_number: '060261726'`; its list
+    // example's Singapore beneficiary has none. Paid in the business's currency here, so the balance covers it.
+    const routed = await call(sandbox, 'POST', '/_sandbox/beneficiaries', {
+      json: {
+        business_id: business(),
+        holder_name: 'SHAH ALAM HERA',
+        account_number: '1503201781283001',
+        bank_routing_number: '060261726',
+      },
+    });
+    expect(routed).toMatchObject({ status: 201, body: { bank_routing_number: '060261726' } });
+    const transfer = await call(sandbox, 'POST', '/v1/transfers', {
+      json: { beneficiary_id: routed.body.id, source_currency: 'sgd', source_amount: 1 },
+    });
+    expect(transfer.status).toBe(201);
+    expect(transfer.body.beneficiary).toMatchObject({ id: routed.body.id, bank_routing_number: '060261726' });
+    const listed = await call(sandbox, 'GET', `/v1/transfers?beneficiary_id=${routed.body.id}`);
+    expect(listed.body.data[0].beneficiary.bank_routing_number).toBe('060261726');
+    const plain = await call(sandbox, 'GET', `/v1/transfers?beneficiary_id=${sgdBeneficiary}`);
+    expect(plain.body.data[0].beneficiary).not.toHaveProperty('bank_routing_number');
+    const blank = await call(sandbox, 'POST', '/_sandbox/beneficiaries', {
+      json: { business_id: business(), holder_name: 'X', account_number: '1', bank_routing_number: '' },
+    });
+    expect(blank.status).toBe(422);
+  });
+});

@@ -18,6 +18,8 @@ const beneficiaryBody = z.strictObject({
   account_number: z.string().min(1),
   bank_name: z.string().optional(),
   nickname: z.string().optional(),
+  // A Bangladeshi local bank account's routing number (the service's beneficiaries OpenAPI, beneficiary-bd-local).
+  bank_routing_number: z.string().min(1).max(255).optional(),
 });
 const staffBody = z.strictObject({
   business_id: z.string(),
@@ -72,6 +74,8 @@ export function recordRoutes(sandbox: SandboxContext): Hono {
       holder_name: input.holder_name,
       holder_type: 'individual',
       bank_branch_code: '',
+      // Only on a beneficiary given one: the service's Singapore example has none (transfers OpenAPI's list).
+      ...(input.bank_routing_number === undefined ? {} : { bank_routing_number: input.bank_routing_number }),
       account_number: input.account_number,
       bank_name: input.bank_name ?? 'Sandbox Bank',
       bank_id: 'sandbox',
