@@ -81,6 +81,19 @@ describe('subscription plans', () => {
     }
   });
 
+  it('numbers the page’s items in meta.from and meta.to, null on an empty page (Laravel’s paginator)', async () => {
+    for (const name of ['a', 'b', 'c']) {
+      await call(sandbox, 'POST', '/v1/subscription-plan', { json: { name, amount: 1, cycle: 'weekly' } });
+    }
+    const total = (await call(sandbox, 'GET', '/v1/subscription-plan')).body.meta.total as number;
+    expect(total).toBeGreaterThanOrEqual(3);
+    const second = await call(sandbox, 'GET', '/v1/subscription-plan?per_page=2&page=2');
+    expect(second.body.meta).toMatchObject({ current_page: 2, from: 3, to: Math.min(4, total), per_page: 2, total });
+    const past = await call(sandbox, 'GET', '/v1/subscription-plan?per_page=2&page=999');
+    expect(past.body.data).toEqual([]);
+    expect(past.body.meta).toMatchObject({ current_page: 999, from: null, to: null, total });
+  });
+
   it('updates the whole plan and deletes it', async () => {
     const created = await call(sandbox, 'POST', '/v1/subscription-plan', {
       json: { name: 'Spotify Premium', amount: 9.9, cycle: 'monthly', currency: 'SGD' },
