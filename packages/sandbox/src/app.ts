@@ -24,6 +24,7 @@ import { authorizePages } from './pages/authorize.js';
 import { dashboardPages } from './pages/dashboard.js';
 import { faultMiddleware } from './faults.js';
 import { faultRoutes } from './routes/faults.js';
+import { METHOD_ICONS_PATH, methodIconRoutes } from './method-icons.js';
 
 /** Builds the Hono app of one sandbox. */
 export function createSandboxApp(sandbox: SandboxContext): Hono {
@@ -50,6 +51,8 @@ export function createSandboxApp(sandbox: SandboxContext): Hono {
   app.route('/_sandbox', controlRoutes(sandbox));
   app.route('/checkout', checkoutPages(sandbox));
   app.route('/terminal', terminalPages(sandbox));
+  // The images of the logo URLs a charge's payment_method carries (method-icons.ts).
+  app.route(METHOD_ICONS_PATH, methodIconRoutes());
   // The hosted pages' policies report here (CSP_REPORT in pages/layout.ts); kept for tests and `GET` to read.
   app.post('/_sandbox/csp-reports', async (c) => {
     let report: unknown = null;

@@ -59,7 +59,7 @@ export function completePayment(
   sendEvent(
     sandbox,
     paid ? 'charge.created' : 'charge.failed',
-    chargeJson(charge),
+    chargeJson(charge, sandbox.publicUrl()),
     charge.platformBusinessId ?? request.businessId,
   );
   sendEvent(

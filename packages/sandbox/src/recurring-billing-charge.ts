@@ -54,7 +54,7 @@ export function chargeRecurringBilling(
   record.total_charge = minorToMajor(chargedBefore + charge.amountMinor);
   record.updated_at = isoWithoutOffset(new Date());
   sendRecurringBillingNotification(sandbox, record, created);
-  sendEvent(sandbox, 'charge.created', chargeJson(created), businessId);
+  sendEvent(sandbox, 'charge.created', chargeJson(created, sandbox.publicUrl()), businessId);
   return {
     payment_id: created.id,
     recurring_billing_id: record.id,

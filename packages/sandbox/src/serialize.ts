@@ -6,6 +6,7 @@
 import { formatMinor, minorToMajor } from '@paykit/core';
 import { isoUtcMicros, isoWithOffset, isoWithoutOffset } from './clock.js';
 import { PROCESSING_FEE, processingFeeParts } from './ledger.js';
+import { methodLogo } from './method-icons.js';
 import type { NewResource } from './resources.js';
 import type { ChargeRecord, PaymentRequestRecord } from './state.js';
 import type { WireOf } from './wire.js';
@@ -77,10 +78,12 @@ export function paymentRequestPaymentsJson(charges: readonly ChargeRecord[]): Re
  *   record's format), and each as its refund record has it;
  * - `channel`: `api_store` for a payment request, `api_recurring_dashboard` for a saved card's charge, the
  *   values the service's examples show for those two (the README says why);
+ * - `payment_method`'s logos are URLs of the sandbox's own icons (method-icons.ts) and its `provider_reference`
+ *   is made from the charge's id, as the service's detail example carries both;
  * - nothing the sandbox does not have: no customer record (`customer_id` null), no staff (`executor`), no
- *   location, no webhook log, no provider reference, no logos (it serves no icons), `admin_fee` false.
+ *   location, no webhook log, `admin_fee` false.
  */
-export function chargeJson(record: ChargeRecord): WireOf<'charges.get'> {
+export function chargeJson(record: ChargeRecord, publicUrl: string): WireOf<'charges.get'> {
   const paid = record.status !== 'pending' && record.status !== 'failed';
   const fee = paid ? processingFeeParts(record.amountMinor) : { fixedMinor: 0, rateMinor: 0 };
   const refundedMinor = record.refunds.reduce((sum, refund) => sum + refund.amountMinor, 0);
@@ -101,7 +104,7 @@ export function chargeJson(record: ChargeRecord): WireOf<'charges.get'> {
     remark: record.remark,
     status: record.status,
     failed_reason: record.status === 'failed' ? DECLINED : null,
-    payment_method: chargePaymentMethodJson(record),
+    payment_method: chargePaymentMethodJson(record, publicUrl),
     customer_id: null,
     customer: record.customer && {
       name: record.customer.name,
@@ -162,14 +165,40 @@ function brandName(code: string): string {
   return known ?? code.charAt(0).toUpperCase() + code.slice(1);
 }
 
-/** `payment_method` of a charge: the method's code as both `code` and `name`, and the card when it took one. */
-function chargePaymentMethodJson(record: ChargeRecord): NonNullable<WireOf<'charges.get'>['payment_method']> {
+/** An icon name of the service's form (`visa`, `paynow_online`) from a method or brand code. */
+function iconOf(code: string): string {
+  return (
+    code
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, 64) || 'card'
+  );
+}
+
+/**
+ * `payment_method` of a charge: the method's code as both `code` and `name`, the card when it took one, and the
+ * two logos of the service's detail example: `display_logo` the card's brand (`visa`, `Visa`) or else the
+ * method, `method_logo` the method (`card`, `Cards`, the name the example gives it; another method's name is its
+ * code). `provider_reference` is `ch_` and 24 characters of the charge's id, the form of the example's provider
+ * charge id (`ch_3Pv6duAMHowMCIhZ2P9NCA6j`): the sandbox has no provider, and a string is what the OpenAPI types.
+ */
+function chargePaymentMethodJson(
+  record: ChargeRecord,
+  publicUrl: string,
+): NonNullable<WireOf<'charges.get'>['payment_method']> {
   const { card } = record;
+  const method = methodLogo(
+    publicUrl,
+    iconOf(record.paymentMethod),
+    record.paymentMethod === 'card' ? 'Cards' : record.paymentMethod,
+  );
   return {
     code: record.paymentMethod,
     name: record.paymentMethod,
     type: 'charge',
-    provider_reference: null,
+    provider_reference: `ch_${record.id.replaceAll('-', '').slice(0, 24)}`,
+    display_logo: card ? methodLogo(publicUrl, iconOf(card.brand), brandName(card.brand)) : method,
+    method_logo: method,
     data: card && {
       brand: brandName(card.brand),
       last4: card.last4,

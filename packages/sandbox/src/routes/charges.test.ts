@@ -169,6 +169,42 @@ describe('a payment request’s charge', () => {
     expect(charge.amount_without_fees).toBe(67.66);
   });
 
+  it('payment_method carries the detail example’s logos (served images) and a provider reference', async () => {
+    const requestId = await pay({ amount: 5, currency: 'SGD' }, 'succeeded', 'card');
+    const charge = await chargeOf(requestId);
+    const method = charge.payment_method as Json;
+    const logo = (icon: string, displayName: string) => ({
+      sm: `${sandbox.url}/icons/methods/sm/${icon}.png`,
+      md: `${sandbox.url}/icons/methods/md/${icon}.png`,
+      lg: `${sandbox.url}/icons/methods/lg/${icon}.png`,
+      svg: `${sandbox.url}/icons/methods/svg/${icon}.svg`,
+      svg_square: `${sandbox.url}/icons/methods/svg_square/${icon}.svg`,
+      png_square: `${sandbox.url}/icons/methods/png_square/${icon}.png`,
+      method: icon,
+      iconName: icon,
+      displayName,
+    });
+    // charges OpenAPI, "Get Charge Details": display_logo the card's brand, method_logo the method.
+    expect(method.display_logo).toEqual(logo('visa', 'Visa'));
+    expect(method.method_logo).toEqual(logo('card', 'Cards'));
+    expect(method.provider_reference).toMatch(/^ch_[0-9a-f]{24}$/);
+    const listed = (await call(sandbox, 'GET', '/v1/charges?per_page=100')).body.data as Json[];
+    expect(listed.find((c) => c.id === charge.id)).toEqual(charge);
+    for (const url of Object.values(logo('visa', 'Visa')).filter((v) => v.startsWith('http'))) {
+      const image = await fetch(url);
+      expect(image.status, url).toBe(200);
+      expect(image.headers.get('content-type')).toBe(url.endsWith('.svg') ? 'image/svg+xml' : 'image/png');
+      await image.arrayBuffer();
+    }
+    expect((await fetch(`${sandbox.url}/icons/methods/xl/visa.png`)).status).toBe(404);
+    expect((await fetch(`${sandbox.url}/icons/methods/svg/visa.png`)).status).toBe(404);
+    // A method without a card: both logos are the method's.
+    const paynow = (await chargeOf(await pay({ amount: 5, currency: 'SGD' }, 'succeeded', 'paynow_online')))
+      .payment_method as Json;
+    expect(paynow.display_logo).toEqual(logo('paynow_online', 'paynow_online'));
+    expect(paynow.method_logo).toEqual(paynow.display_logo);
+  });
+
   it('shows its refunds: refunded_amount, refunded_at and each refund, after a partial and a full refund', async () => {
     const requestId = await pay({ amount: 50, currency: 'SGD' });
     const before = await chargeOf(requestId);

@@ -14,12 +14,12 @@ export function chargeHandlers(sandbox: SandboxContext): HandlersOf<'charges'> {
       ListItems.of(
         [...sandbox.state.charges.values()].filter((r) => r.businessId === businessId).reverse(),
         (r) => r.id,
-        chargeJson,
+        (r) => chargeJson(r, sandbox.publicUrl()),
       ),
     'charges.get': ({ params, businessId }) => {
       const charge = sandbox.state.charges.get(params.id);
       if (!charge || charge.businessId !== businessId) throw notFound('Charge not found');
-      return chargeJson(charge);
+      return chargeJson(charge, sandbox.publicUrl());
     },
   };
 }

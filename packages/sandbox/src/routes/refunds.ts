@@ -61,9 +61,15 @@ export function refundHandlers(sandbox: SandboxContext): HandlersOf<'refunds'> {
       });
       // The refund changes the charge, which the service announces as `charge.updated` ("once a payment is refunded /
       // partially refunded"); the refund's own `webhook` (spec 6 rule 4, its format not shown) gets that event too.
-      sendEvent(sandbox, 'charge.updated', chargeJson(charge), charge.platformBusinessId ?? business.id, {
-        urls: input.webhook ? [input.webhook] : [],
-      });
+      sendEvent(
+        sandbox,
+        'charge.updated',
+        chargeJson(charge, sandbox.publicUrl()),
+        charge.platformBusinessId ?? business.id,
+        {
+          urls: input.webhook ? [input.webhook] : [],
+        },
+      );
       return record;
     },
     'refunds.get': ({ params, businessId }) => {

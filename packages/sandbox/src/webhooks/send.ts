@@ -133,7 +133,7 @@ export function sendTestEvent(sandbox: SandboxContext, businessId: string, endpo
     business_id: businessId,
     endpoint_id: endpoint.id,
     url: endpoint.url,
-    request: eventRequest(owner.salt, 'charge.created', chargeJson(latest)),
+    request: eventRequest(owner.salt, 'charge.created', chargeJson(latest, sandbox.publicUrl())),
   });
 }
 
