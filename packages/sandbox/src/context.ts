@@ -2,6 +2,7 @@
  * The sandbox's parts as one object, made by `startSandbox` and handed to every route, page and handler: no part
  * is a module global, so two sandboxes in one process (the tests start many) never share state.
  */
+import type { BusinessClocks } from './business-clocks.js';
 import type { Faults } from './faults.js';
 import type { OAuthState } from './oauth/oauth-state.js';
 import type { RateLimit } from './oauth/rate-limit.js';
@@ -14,6 +15,8 @@ export interface SandboxContext {
   readonly webhooks: WebhookDispatcher;
   /** The authorization server: users, apps, codes, tokens, and its movable clock. */
   readonly oauth: OAuthState;
+  /** Each business's clock: every stamp, expiry and schedule of a business reads it (`business-clocks.ts`). */
+  readonly clocks: BusinessClocks;
   /** Faults armed by the control API. */
   readonly faults: Faults;
   /** The token endpoint's 90 requests a minute per client. */

@@ -33,7 +33,10 @@ const SAVE_INTERVAL_MS = 200;
  * Loads the state of `file` into the sandbox when the file exists. Returns whether it did. A missing file is a
  * first start; anything else unusable throws {@link SandboxDataFileError}.
  */
-export async function loadDataFile(context: Pick<SandboxContext, 'state' | 'oauth'>, file: string): Promise<boolean> {
+export async function loadDataFile(
+  context: Pick<SandboxContext, 'state' | 'oauth' | 'clocks'>,
+  file: string,
+): Promise<boolean> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -91,7 +94,7 @@ export class DataFileWriter {
 
   constructor(
     readonly file: string,
-    private readonly context: Pick<SandboxContext, 'state' | 'oauth'>,
+    private readonly context: Pick<SandboxContext, 'state' | 'oauth' | 'clocks'>,
     /** Told when a background write fails (once, until a write succeeds again); the next change tries again. */
     private readonly onError: (error: SandboxDataFileError) => void,
   ) {}

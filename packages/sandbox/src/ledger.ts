@@ -58,13 +58,25 @@ export function transferFeeMinor(sourceMinor: number, crossCurrency: boolean): n
 /** The entries of every business. */
 export class Ledger {
   readonly entries: LedgerEntry[] = [];
+  #clock: (businessId: string) => Date = () => new Date();
+
+  /** Stamps entries on their business's clock (set once by the sandbox's start). */
+  useClock(clock: (businessId: string) => Date): void {
+    this.#clock = clock;
+  }
 
   /** Adds an entry. */
   add(
     entry: Omit<LedgerEntry, 'id' | 'at' | 'payoutId' | 'transferId'> &
       Partial<Pick<LedgerEntry, 'payoutId' | 'transferId'>>,
   ): LedgerEntry {
-    const full: LedgerEntry = { id: newId(), at: new Date(), payoutId: null, transferId: null, ...entry };
+    const full: LedgerEntry = {
+      id: newId(),
+      at: this.#clock(entry.businessId),
+      payoutId: null,
+      transferId: null,
+      ...entry,
+    };
     this.entries.push(full);
     return full;
   }

@@ -5,11 +5,13 @@
 import { minorToMajor, PaykitError } from '@paykit/core';
 import { isoWithoutOffset } from './clock.js';
 import { paymentRequestCharge } from './charge-records.js';
+import { expireIfDue } from './payment-request-expiry.js';
 import { createRecurringBilling, saveCard } from './recurring-billing.js';
 import { chargeJson, paymentRequestJson } from './serialize.js';
 import type { SandboxContext } from './context.js';
 import type { ResourceOf } from './resources.js';
 import type { ChargeRecord, PaymentRequestRecord } from './state.js';
+import { sendCardSaved } from './webhooks/recurring-billing-events.js';
 import { sendEvent, sendPaymentNotification } from './webhooks/send.js';
 
 /** How the shopper's attempt ended. */
@@ -28,10 +30,12 @@ export function completePayment(
   outcome: PaymentOutcome,
   method?: string,
 ): ChargeRecord {
+  // Past its expiry the request is `expired` (read on its business's clock), and not payable.
+  expireIfDue(sandbox, request);
   if (request.status !== 'pending') {
     throw new PaykitError('conflict', `The payment request is already ${request.status}`);
   }
-  const now = new Date();
+  const now = sandbox.clocks.now(request.businessId);
   const charge: ChargeRecord = paymentRequestCharge(
     request,
     method && request.paymentMethods.includes(method) ? method : (request.paymentMethods[0] ?? 'card'),
@@ -82,7 +86,7 @@ function recordPaidRequest(
   charge: ChargeRecord,
 ): ResourceOf<'orders'> {
   const { resources } = sandbox.state;
-  const now = isoWithoutOffset(new Date());
+  const now = isoWithoutOffset(sandbox.clocks.now(request.businessId));
   const order = resources.add('orders', request.businessId, {
     status: 'paid',
     amount: minorToMajor(request.amountMinor),
@@ -109,6 +113,8 @@ function recordPaidRequest(
     undefined,
   );
   record.charge_id = charge.id;
-  saveCard(record, { brand: 'visa', last4: '4242' });
+  const statusBefore = record.status;
+  saveCard(record, { brand: 'visa', last4: '4242' }, sandbox.clocks.now(request.businessId));
+  sendCardSaved(sandbox, request.businessId, record, statusBefore);
   return order;
 }

@@ -209,6 +209,7 @@ const grant = z.object({
   accessHash: z.string(),
   refreshHash: z.string(),
   accessExpiresAt: z.number(),
+  refreshExpiresAt: z.number().nullable().optional(),
   refreshUsed: z.boolean(),
   revoked: z.boolean(),
 }) satisfies z.ZodType<Grant>;
@@ -224,6 +225,18 @@ const snapshotSchema = z.object({
     webhookEndpoints: z.array(webhookEndpoint),
     ledger: z.array(ledgerEntry),
     resources: z.array(resource),
+    /** Absent in files older than clocks: no subscription had a cycle then. */
+    billingSchedules: z
+      .array(
+        z.object({
+          recordId: z.string(),
+          businessId: z.string(),
+          anchorAt: z.number(),
+          cycles: z.number().int().nonnegative(),
+          cycle: z.string(),
+        }),
+      )
+      .optional(),
   }),
   oauth: z.object({
     users: z.array(user),
@@ -232,6 +245,8 @@ const snapshotSchema = z.object({
     grants: z.array(grant),
     clockOffsetMs: z.number().nonnegative(),
   }),
+  /** Each business's clock, ahead of the shared one by this many milliseconds (absent in older files: none). */
+  clocks: z.record(z.string(), z.number().nonnegative()).optional(),
 });
 
 /** The JSON document of a sandbox's state, as written to its data file. */
@@ -240,8 +255,8 @@ export type SandboxSnapshot = z.input<typeof snapshotSchema>;
 export type DecodedSnapshot = z.output<typeof snapshotSchema>;
 
 /** The state of a sandbox as a JSON-ready document. Synchronous, so it is one consistent moment. */
-export function snapshotSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>): SandboxSnapshot {
-  const { state, oauth } = context;
+export function snapshotSandbox(context: Pick<SandboxContext, 'state' | 'oauth' | 'clocks'>): SandboxSnapshot {
+  const { state, oauth, clocks } = context;
   return {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -266,6 +281,7 @@ export function snapshotSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>
       })),
       ledger: state.ledger.entries.map((e) => ({ ...e, at: e.at.toISOString() })),
       resources: [...state.resources.all()],
+      billingSchedules: [...state.billingSchedules.values()],
     },
     oauth: {
       users: [...oauth.users.values()],
@@ -274,6 +290,7 @@ export function snapshotSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>
       grants: [...oauth.grants.values()],
       clockOffsetMs: oauth.clockOffsetMs,
     },
+    clocks: clocks.offsets(),
   };
 }
 
@@ -306,8 +323,11 @@ export function decodeSnapshot(value: unknown): DecodeResult {
  * Replaces the sandbox's memory with a decoded document. Sessions, faults, rate-limit counters and webhook
  * deliveries are left as they are (a sandbox restores before it listens, when they are all empty).
  */
-export function restoreSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>, snapshot: DecodedSnapshot): void {
-  const { state, oauth } = context;
+export function restoreSandbox(
+  context: Pick<SandboxContext, 'state' | 'oauth' | 'clocks'>,
+  snapshot: DecodedSnapshot,
+): void {
+  const { state, oauth, clocks } = context;
   state.reset();
   state.businesses.clear();
   for (const b of snapshot.state.businesses) state.businesses.set(b.id, b);
@@ -320,6 +340,7 @@ export function restoreSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>,
   }
   // After the payment requests and the resources: an older file's charge reads what it lacks from them.
   for (const c of snapshot.state.charges) state.charges.set(c.id, completeCharge(c, state));
+  for (const s of snapshot.state.billingSchedules ?? []) state.billingSchedules.set(s.recordId, s);
 
   oauth.reset();
   oauth.users.clear();
@@ -328,4 +349,5 @@ export function restoreSandbox(context: Pick<SandboxContext, 'state' | 'oauth'>,
   for (const c of snapshot.oauth.codes) oauth.codes.set(c.hash, c);
   for (const g of snapshot.oauth.grants) oauth.grants.set(g.id, g);
   oauth.advance(snapshot.oauth.clockOffsetMs);
+  clocks.restore(snapshot.clocks ?? {});
 }

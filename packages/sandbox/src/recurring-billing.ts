@@ -42,7 +42,7 @@ export function createRecurringBilling(
 ): RecurringBillingJson {
   const business = sandbox.state.businesses.get(businessId);
   const saveCard = input.save_card === true || input.save_payment_method === true;
-  const now = isoWithoutOffset(new Date());
+  const now = isoWithoutOffset(sandbox.clocks.now(businessId));
   const amount = input.amount ?? plan?.amount ?? 0;
   const id = newId();
   return sandbox.state.resources.add('recurring_billing', businessId, {
@@ -93,6 +93,7 @@ export function updateRecurringBilling(
   record: RecurringBillingJson,
   input: UpdateInput,
   plan: PlanJson | undefined,
+  now: Date,
 ): RecurringBillingJson {
   if (record.status === 'canceled') throw new PaykitError('conflict', 'This recurring billing was canceled');
   const saveCard = input.save_card ?? input.save_payment_method;
@@ -130,13 +131,13 @@ export function updateRecurringBilling(
   set('currency', input.currency?.toLowerCase());
   set('webhook', input.webhook);
   if (input.send_email !== undefined) record.send_email = input.send_email ? 1 : 0;
-  record.updated_at = isoWithoutOffset(new Date());
+  record.updated_at = isoWithoutOffset(now);
   return record;
 }
 
 /** Saves the card on the record: it becomes `active` and 4.2 shows the brand and last four. */
-export function saveCard(record: RecurringBillingJson, card: TestCard): void {
+export function saveCard(record: RecurringBillingJson, card: TestCard, now: Date): void {
   record.payment_method = { card: { brand: card.brand, last4: card.last4 } };
   record.status = 'active';
-  record.updated_at = isoWithoutOffset(new Date());
+  record.updated_at = isoWithoutOffset(now);
 }

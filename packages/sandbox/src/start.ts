@@ -10,6 +10,7 @@ import { SANDBOX_SEED } from './seed.js';
 import { SandboxState } from './state.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/dispatcher.js';
 import { OAuthState, SEED_USER } from './oauth/oauth-state.js';
+import { BusinessClocks } from './business-clocks.js';
 import { RateLimit } from './oauth/rate-limit.js';
 import { Faults } from './faults.js';
 import { DataFileWriter, loadDataFile } from './data-file.js';
@@ -22,8 +23,12 @@ export interface SandboxOptions {
   host?: string;
   /** Webhook timing (tests shorten the retry delays). */
   webhooks?: WebhookDispatcherOptions;
-  /** The authorization server: access-token lifetime (default one year, spec 2.8) and token-endpoint limit (90/min). */
-  oauth?: { accessTokenTtlSeconds?: number; tokenRequestsPerMinute?: number };
+  /**
+   * The authorization server: access-token lifetime (default one year, spec 2.8), refresh-token lifetime (default
+   * none: the spec does not show one, so a refresh token ends with use or revocation only) and token-endpoint limit
+   * (90/min). Lifetimes run on the connected business's clock.
+   */
+  oauth?: { accessTokenTtlSeconds?: number; refreshTokenTtlSeconds?: number; tokenRequestsPerMinute?: number };
   /** The processor segment of the balance-transactions path. Default `processor` (paykit's choice; the spec withholds it). */
   balanceProcessorSegment?: string;
   /**
@@ -68,16 +73,21 @@ export interface RunningSandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
   let url = '';
+  const oauth = new OAuthState(options.oauth?.accessTokenTtlSeconds, options.oauth?.refreshTokenTtlSeconds);
+  const clocks = new BusinessClocks(() => oauth.now());
+  oauth.useBusinessClocks(clocks);
   const context: SandboxContext = {
     state: new SandboxState(),
-    webhooks: new WebhookDispatcher(options.webhooks),
-    oauth: new OAuthState(options.oauth?.accessTokenTtlSeconds),
+    webhooks: new WebhookDispatcher({ ...options.webhooks, clocks }),
+    oauth,
+    clocks,
     faults: new Faults(),
     balanceProcessorSegment: options.balanceProcessorSegment ?? 'processor',
     cspReports: [],
     tokenRateLimit: new RateLimit(options.oauth?.tokenRequestsPerMinute ?? 90, 60_000),
     publicUrl: () => url,
   };
+  context.state.ledger.useClock((businessId) => clocks.now(businessId));
   const app = createSandboxApp(context);
   let writer: DataFileWriter | undefined;
   let fetch = app.fetch;

@@ -119,6 +119,21 @@ export interface WebhookEndpoint {
   updatedAt: Date;
 }
 
+/**
+ * When a subscription's saved card is charged by its cycle: the record of spec 2.3 shows no such date, so the
+ * sandbox keeps it beside the record (`recurring-cycles.ts` reads and moves it).
+ */
+export interface BillingSchedule {
+  recordId: string;
+  businessId: string;
+  /** The instant cycles are counted from (the start date, 00:00 Singapore time), epoch ms. */
+  anchorAt: number;
+  /** Cycles charged since `anchorAt` (a manual charge through the API is not a cycle). */
+  cycles: number;
+  /** The cycle the count runs in (`monthly`, `custom 2 week`, …): a changed cycle starts counting again. */
+  cycle: string;
+}
+
 /** The name of an endpoint registered without one (the control API, or a data file older than names). */
 export const DEFAULT_ENDPOINT_NAME = 'Webhook';
 
@@ -133,6 +148,8 @@ export class SandboxState {
   readonly webhookEndpoints = new Map<string, WebhookEndpoint>();
   readonly ledger = new Ledger();
   readonly resources = new ResourceStore();
+  /** Subscriptions' cycles, by recurring billing id. */
+  readonly billingSchedules = new Map<string, BillingSchedule>();
 
   constructor() {
     this.reset();
@@ -146,6 +163,7 @@ export class SandboxState {
     this.webhookEndpoints.clear();
     this.ledger.reset();
     this.resources.reset();
+    this.billingSchedules.clear();
     this.businesses.set(SANDBOX_SEED.businessId, {
       id: SANDBOX_SEED.businessId,
       name: SANDBOX_SEED.name,
@@ -196,9 +214,8 @@ export class SandboxState {
     return this.endpointsOf(businessId).filter((endpoint) => endpoint.eventTypes.includes(type));
   }
 
-  /** Registers an endpoint with a fresh id, created and updated now. */
-  addEndpoint(input: NewWebhookEndpoint): WebhookEndpoint {
-    const now = new Date();
+  /** Registers an endpoint with a fresh id, created and updated `now` (its business's clock). */
+  addEndpoint(input: NewWebhookEndpoint, now: Date): WebhookEndpoint {
     const endpoint: WebhookEndpoint = { id: newId(), ...input, createdAt: now, updatedAt: now };
     this.webhookEndpoints.set(endpoint.id, endpoint);
     return endpoint;

@@ -1,7 +1,14 @@
 /**
  * The sandbox's test cards, read from what a shopper types on a saved-card checkout: no card network is
- * behind them, so any number that passes the Luhn check is a card, its brand read from its prefix.
+ * behind them, so any number that passes the Luhn check is a card, its brand read from its prefix. One number
+ * is a card that declines ({@link DECLINING_CARD}): it saves, and every charge of it fails.
  */
+
+/**
+ * A card that saves and then declines every charge: the sandbox's choice (the service publishes no test card
+ * numbers), the number test suites of other payment services use for a generic decline.
+ */
+export const DECLINING_CARD = '4000 0000 0000 0002';
 
 /** A test card: its brand and last four digits, all the sandbox keeps of it. */
 export interface TestCard {
@@ -34,4 +41,9 @@ function luhn(digits: string): boolean {
     sum += digit;
   }
   return sum % 10 === 0;
+}
+
+/** Whether a saved card (brand and last four, all a record keeps) is {@link DECLINING_CARD}. */
+export function savedCardDeclines(card: { brand?: string; last4?: string } | null | undefined): boolean {
+  return card?.brand === 'visa' && card.last4 === DECLINING_CARD.slice(-4);
 }

@@ -16,8 +16,11 @@ import {
 } from './fields.js';
 import { listOf } from './list.js';
 
-/** Statuses paykit knows. The spec names only `pending`; the others are what the sandbox uses and what events imply. */
-export const paymentRequestStatuses = ['pending', 'completed', 'failed', 'canceled'] as const;
+/**
+ * Statuses paykit knows. The spec names only `pending`; the others are what the sandbox uses and what events imply,
+ * and `expired` the service's OpenAPI ("no longer payable because time ran out": `expiry_date`/`expires_after`).
+ */
+export const paymentRequestStatuses = ['pending', 'completed', 'failed', 'canceled', 'expired'] as const;
 
 /** A status paykit knows. Responses may carry others; they are kept as text and treated as not final. */
 export type PaymentRequestStatus = (typeof paymentRequestStatuses)[number];

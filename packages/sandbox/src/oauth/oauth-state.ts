@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_APP_SCOPE, type Scope } from '@paykit/core';
+import type { BusinessClocks } from '../business-clocks.js';
 import { newId, newSecret } from '../ids.js';
 import { SANDBOX_SEED } from '../seed.js';
 
@@ -56,6 +57,8 @@ export interface Grant {
   accessHash: string;
   refreshHash: string;
   accessExpiresAt: number;
+  /** When the refresh token stops working, on the business's clock; null (or absent, in older data files): never. */
+  refreshExpiresAt?: number | null;
   /** Set once the refresh token was exchanged (rotation): the token then answers `invalid_grant`. */
   refreshUsed: boolean;
   /** Revoked by the merchant, by secret regeneration, app deletion or code replay: both tokens are dead. */
@@ -96,14 +99,32 @@ export class OAuthState {
   /** Dashboard sessions: session id -> user id and CSRF token. */
   readonly sessions = new Map<string, { userId: string; csrf: string }>();
   #offsetMs = 0;
+  #clocks: Pick<BusinessClocks, 'nowMs'> | undefined;
 
-  constructor(readonly accessTokenTtlSeconds = 31_536_000) {
+  constructor(
+    readonly accessTokenTtlSeconds = 31_536_000,
+    /** Null: refresh tokens end with use or revocation only (the spec shows no lifetime). */
+    readonly refreshTokenTtlSeconds: number | null = null,
+  ) {
     this.reset();
   }
 
-  /** The sandbox's idea of now, which tests can move forward. */
+  /**
+   * The authorization server's own clock (the token endpoint's rate-limit window): real time plus what
+   * `POST /_sandbox/clock` moved it, the base of every business's clock.
+   */
   now(): number {
     return Date.now() + this.#offsetMs;
+  }
+
+  /** Codes and tokens expire on the clock of the business they were issued for. */
+  useBusinessClocks(clocks: Pick<BusinessClocks, 'nowMs'>): void {
+    this.#clocks = clocks;
+  }
+
+  /** The business's now: what its codes' and tokens' expiry is read against. */
+  nowFor(businessId: string): number {
+    return this.#clocks?.nowMs(businessId) ?? this.now();
   }
 
   /** How far the clock was moved forward, in milliseconds (kept across a restart with a data file). */
@@ -191,7 +212,7 @@ export class OAuthState {
     this.codes.set(hashSecret(code), {
       ...input,
       hash: hashSecret(code),
-      expiresAt: this.now() + CODE_TTL_MS,
+      expiresAt: this.nowFor(input.businessId) + CODE_TTL_MS,
       used: false,
       familyId: null,
     });
@@ -214,7 +235,11 @@ export class OAuthState {
       scopes: input.scopes,
       accessHash: hashSecret(accessToken),
       refreshHash: hashSecret(refreshToken),
-      accessExpiresAt: this.now() + this.accessTokenTtlSeconds * 1000,
+      accessExpiresAt: this.nowFor(input.businessId) + this.accessTokenTtlSeconds * 1000,
+      refreshExpiresAt:
+        this.refreshTokenTtlSeconds === null
+          ? null
+          : this.nowFor(input.businessId) + this.refreshTokenTtlSeconds * 1000,
       refreshUsed: false,
       revoked: false,
     };
@@ -226,18 +251,25 @@ export class OAuthState {
   grantByAccessToken(token: string): Grant | undefined {
     const hash = hashSecret(token);
     for (const grant of this.grants.values()) {
-      if (grant.accessHash === hash) return !grant.revoked && grant.accessExpiresAt > this.now() ? grant : undefined;
+      if (grant.accessHash === hash) {
+        return !grant.revoked && grant.accessExpiresAt > this.nowFor(grant.businessId) ? grant : undefined;
+      }
     }
     return undefined;
   }
 
-  /** The grant of a refresh token that is neither spent nor revoked. Refresh tokens do not expire by time. */
+  /** The grant of a refresh token that is neither spent, revoked nor expired (when refresh tokens have a lifetime). */
   grantByRefreshToken(token: string): Grant | undefined {
     const hash = hashSecret(token);
     for (const grant of this.grants.values()) {
-      if (grant.refreshHash === hash) return grant.revoked || grant.refreshUsed ? undefined : grant;
+      if (grant.refreshHash === hash) return this.#refreshLive(grant) ? grant : undefined;
     }
     return undefined;
+  }
+
+  #refreshLive(grant: Grant): boolean {
+    const expiresAt = grant.refreshExpiresAt ?? null;
+    return !grant.revoked && !grant.refreshUsed && (expiresAt === null || expiresAt > this.nowFor(grant.businessId));
   }
 
   /**
@@ -248,7 +280,8 @@ export class OAuthState {
     const wanted = new Set(businessIds);
     const found = new Map<string, Connection>();
     for (const grant of this.grants.values()) {
-      const live = !grant.revoked && (!grant.refreshUsed || grant.accessExpiresAt > this.now());
+      const live =
+        !grant.revoked && (this.#refreshLive(grant) || grant.accessExpiresAt > this.nowFor(grant.businessId));
       if (!live || !wanted.has(grant.businessId) || !this.apps.has(grant.clientId)) continue;
       found.set(`${grant.businessId} ${grant.clientId}`, {
         businessId: grant.businessId,

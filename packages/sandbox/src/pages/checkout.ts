@@ -9,6 +9,7 @@
  * framed by that origin only, without the way back (the overlay has its close button), and paying or failing
  * answers a page that tells the overlay the outcome instead of redirecting.
  */
+import { expireIfDue } from '../payment-request-expiry.js';
 import { formatMinor, formatPrice } from '@paykit/core';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
@@ -42,6 +43,7 @@ export function checkoutPages(sandbox: SandboxContext) {
       return mode ? dropInOutcomePage(c, mode, c.req.param('id'), NOT_FOUND, 404) : c.html(notFoundPage(), 404);
     if (mode) setDropInHeaders(c, mode);
     else setPageHeaders(c, request);
+    expireIfDue(sandbox, request);
     const merchant = sandbox.state.businesses.get(request.businessId)?.name ?? 'Merchant';
     const amount = formatPrice(formatMinor(request.amountMinor), request.currency);
     // The drop-in's `HitPay.toggle({ method })` preselects a method the request offers; else the first one.
@@ -59,7 +61,13 @@ export function checkoutPages(sandbox: SandboxContext) {
         page(
           `Pay ${merchant}`,
           html`${heading(merchant)}
-            <p role="status">This payment request is already ${request.status}.</p>
+            <p role="status">
+              ${
+                request.status === 'expired'
+                  ? 'This payment link has expired.'
+                  : `This payment request is already ${request.status}.`
+              }
+            </p>
             ${
               request.redirectUrl
                 ? html`<p class="back"><a href="${returnUrl(request, request.status)}">Back to ${merchant}</a></p>`
@@ -133,6 +141,8 @@ export function checkoutPages(sandbox: SandboxContext) {
       return mode ? dropInOutcomePage(c, mode, c.req.param('id'), NOT_FOUND, 404) : c.html(notFoundPage(), 404);
     const form = await readPageForm(c.req.raw);
     const outcome = form.get('outcome') === 'succeeded' ? 'succeeded' : 'failed';
+    // An expired link takes no payment: the shopper is sent back with the request's status, as for any other end.
+    expireIfDue(sandbox, request);
     if (request.status === 'pending')
       completePayment(sandbox, request, outcome, form.get('payment_method') ?? undefined);
     // In the overlay the outcome goes to the drop-in script (its onSuccess or onError), not to redirect_url.

@@ -156,12 +156,15 @@ export function developerPages(sandbox: SandboxContext) {
       };
       return webhooksPage(c, { endpointDraft });
     }
-    state.addEndpoint({
-      businessId,
-      name: parsed.data.name,
-      url: parsed.data.url,
-      eventTypes: parsed.data.event_types,
-    });
+    state.addEndpoint(
+      {
+        businessId,
+        name: parsed.data.name,
+        url: parsed.data.url,
+        eventTypes: parsed.data.event_types,
+      },
+      sandbox.clocks.now(businessId),
+    );
     return done(c, 'endpoint_added');
   });
 

@@ -92,5 +92,6 @@ export function dropInData(mode: DropInMode, id: string, outcome?: DropInOutcome
 export function outcomeOf(request: PaymentRequestRecord): DropInOutcome {
   if (request.status === 'completed') return { outcome: 'completed', reference: request.extras.reference_number };
   if (request.status === 'failed') return { outcome: 'failed', message: 'The payment was declined.' };
+  if (request.status === 'expired') return { outcome: 'canceled', message: 'This payment link has expired.' };
   return { outcome: 'canceled', message: 'This payment request was canceled.' };
 }

@@ -12,6 +12,7 @@ import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { saveCard, type RecurringBillingJson } from '../recurring-billing.js';
 import { readTestCard } from '../test-cards.js';
+import { sendCardSaved } from '../webhooks/recurring-billing-events.js';
 import { CSP_REPORT, page } from './layout.js';
 import { formatMinor, formatPrice, majorToMinor } from '@paykit/core';
 import { readPageForm } from '../body.js';
@@ -45,7 +46,9 @@ export function recurringCheckoutPages(sandbox: SandboxContext) {
       const error = 'This is not a card number: use a test card such as 4242 4242 4242 4242.';
       return c.html(form(sandbox, found.businessId, record, { error, typed }), 422);
     }
-    saveCard(record, card);
+    const statusBefore = record.status;
+    saveCard(record, card, sandbox.clocks.now(found.businessId));
+    sendCardSaved(sandbox, found.businessId, record, statusBefore);
     return back(c, record, 'active');
   });
 

@@ -15,7 +15,7 @@ export function customerHandlers(sandbox: SandboxContext): HandlersOf<'customers
         state.resources.add('customers', businessId, {
           phone: null,
           ...input,
-          created_at: isoWithoutOffset(new Date()),
+          created_at: isoWithoutOffset(sandbox.clocks.now(businessId)),
         }),
         201,
       );

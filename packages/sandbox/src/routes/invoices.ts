@@ -14,9 +14,9 @@ export function invoiceHandlers(sandbox: SandboxContext): HandlersOf<'invoices'>
     // The service answers its invoice create with 200 and documents no body; the sandbox echoes the invoice.
     'invoices.create': async ({ caller: { business }, body }) => {
       const input = await body();
-      const today = new Date().toISOString().slice(0, 10);
+      const today = sandbox.clocks.now(business.id).toISOString().slice(0, 10);
       const count = state.resources.list('invoices', business.id).length;
-      const at = isoWithOffset(new Date());
+      const at = isoWithOffset(sandbox.clocks.now(business.id));
       const invoice = state.resources.add('invoices', business.id, {
         customer: input.customer ?? null,
         customer_id: input.customer_id ?? null,

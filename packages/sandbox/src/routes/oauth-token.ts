@@ -132,7 +132,8 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
       if (familyId !== null) oauth.revokeWhere((g) => g.familyId === familyId);
       throw new OAuthError(400, 'invalid_grant', 'The authorization code was already used');
     }
-    if (code.expiresAt <= oauth.now()) throw new OAuthError(400, 'invalid_grant', 'The authorization code expired');
+    if (code.expiresAt <= oauth.nowFor(code.businessId))
+      throw new OAuthError(400, 'invalid_grant', 'The authorization code expired');
     if (code.redirectUri !== request.redirect_uri) {
       throw new OAuthError(400, 'invalid_grant', 'redirect_uri differs from the one of the authorization request');
     }
@@ -160,7 +161,7 @@ export function oauthTokenRoute(sandbox: SandboxContext) {
       if (spent?.refreshUsed && spent.clientId === app.clientId) {
         oauth.revokeWhere((grant) => grant.familyId === spent.familyId);
       }
-      throw new OAuthError(400, 'invalid_grant', 'The refresh token is unknown, used or revoked');
+      throw new OAuthError(400, 'invalid_grant', 'The refresh token is unknown, used, expired or revoked');
     }
     let scopes: Scope[] = old.scopes;
     if (scope !== undefined) {

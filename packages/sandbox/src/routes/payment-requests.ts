@@ -1,6 +1,7 @@
 /**
  * `/v1/payment-requests` (spec 4.7 and 4.10): create (form or JSON), list, read and cancel.
  */
+import { expireIfDue } from '../payment-request-expiry.js';
 import { majorToMinor, PaykitError } from '@paykit/core';
 import type { SandboxContext } from '../context.js';
 import { ListItems, type HandlersOf } from '../operation-call.js';
@@ -16,6 +17,7 @@ export function paymentRequestHandlers(sandbox: SandboxContext): HandlersOf<'pay
     const record = sandbox.state.paymentRequests.get(id);
     // Another business's request is "not found", never "forbidden": its existence is not this caller's business.
     if (!record || record.businessId !== businessId) throw notFound('Payment request not found');
+    expireIfDue(sandbox, record);
     return record;
   };
 
@@ -31,7 +33,7 @@ export function paymentRequestHandlers(sandbox: SandboxContext): HandlersOf<'pay
         });
       }
       checkInPerson(sandbox, caller.business.id, input.payment_methods, input.wifi_terminal_id);
-      const now = new Date();
+      const now = sandbox.clocks.now(caller.business.id);
       const record: PaymentRequestRecord = {
         id: newId(),
         businessId: caller.business.id,
@@ -60,12 +62,11 @@ export function paymentRequestHandlers(sandbox: SandboxContext): HandlersOf<'pay
     },
 
     // Newest first, in the real service's cursor-list shape (per_page a number, links, path).
-    'paymentRequests.list': ({ businessId }) =>
-      ListItems.of(
-        [...sandbox.state.paymentRequests.values()].filter((r) => r.businessId === businessId).reverse(),
-        (r) => r.id,
-        json,
-      ),
+    'paymentRequests.list': ({ businessId }) => {
+      const own = [...sandbox.state.paymentRequests.values()].filter((r) => r.businessId === businessId);
+      for (const record of own) expireIfDue(sandbox, record);
+      return ListItems.of(own.reverse(), (r) => r.id, json);
+    },
 
     // Only the read of one request lists its payments, as the service's "Get Payment Request Status" does.
     'paymentRequests.get': ({ params, businessId }) => {
@@ -86,7 +87,7 @@ export function paymentRequestHandlers(sandbox: SandboxContext): HandlersOf<'pay
         email: input.email ?? record.email,
         purpose: input.purpose ?? record.purpose,
         redirectUrl: input.redirect_url ?? record.redirectUrl,
-        updatedAt: new Date(),
+        updatedAt: sandbox.clocks.now(businessId),
       });
       record.extras = extrasFrom(input, record.updatedAt);
       return json(record);
@@ -98,7 +99,7 @@ export function paymentRequestHandlers(sandbox: SandboxContext): HandlersOf<'pay
         throw new PaykitError('conflict', `A ${record.status} payment request cannot be canceled`);
       }
       record.status = 'canceled';
-      record.updatedAt = new Date();
+      record.updatedAt = sandbox.clocks.now(businessId);
       return json(record);
     },
   };

@@ -32,7 +32,7 @@ export function productHandlers(sandbox: SandboxContext): HandlersOf<'products'>
           published: input.publish ?? true,
           productWeight: input.product_weight ?? null,
           deliveryMethodRequired: input.delivery_method_required ?? true,
-          at: new Date(),
+          at: sandbox.clocks.now(business.id),
         }),
       );
       return c.json(product, 201);

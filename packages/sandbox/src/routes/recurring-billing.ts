@@ -10,7 +10,9 @@ import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { subscriptionPlanOf } from './subscription-plans.js';
 import { createRecurringBilling, updateRecurringBilling, type RecurringBillingJson } from '../recurring-billing.js';
+import { restartCycles, scheduleCycles } from '../recurring-cycles.js';
 import { chargeRecurringBilling } from '../recurring-billing-charge.js';
+import { sendRecordCanceled, sendRecordUpdated } from '../webhooks/recurring-billing-events.js';
 
 /** The recurring billing operations. */
 export function recurringBillingHandlers(sandbox: SandboxContext): HandlersOf<'recurringBilling'> {
@@ -30,7 +32,9 @@ export function recurringBillingHandlers(sandbox: SandboxContext): HandlersOf<'r
       const input = await body();
       const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
       // The service's original description shows 200 (no body); the record is what 4.2 answers for it.
-      return createRecurringBilling(sandbox, businessId, input, plan);
+      const created = createRecurringBilling(sandbox, businessId, input, plan);
+      scheduleCycles(sandbox, businessId, created, input.start_date);
+      return created;
     },
 
     // The service shows no answer for this list: the cursor list of its other lists (per_page a number).
@@ -52,13 +56,18 @@ export function recurringBillingHandlers(sandbox: SandboxContext): HandlersOf<'r
       const found = record(params.id, businessId, 'Recurring billing record not found');
       const input = await body();
       const plan = input.plan_id ? planOf(input.plan_id, businessId) : undefined;
-      return updateRecurringBilling(found, input, plan);
+      const updated = updateRecurringBilling(found, input, plan, sandbox.clocks.now(businessId));
+      if (input.start_date !== undefined) restartCycles(sandbox, updated.id, input.start_date);
+      sendRecordUpdated(sandbox, businessId, updated);
+      return updated;
     },
 
     'recurringBilling.cancel': ({ params, businessId }) => {
       const found = record(params.id, businessId, 'Recurring billing record not found');
+      const statusBefore = found.status;
       found.status = 'canceled';
-      found.updated_at = isoWithoutOffset(new Date());
+      found.updated_at = isoWithoutOffset(sandbox.clocks.now(businessId));
+      sendRecordCanceled(sandbox, businessId, found, statusBefore);
       return found;
     },
 

@@ -33,7 +33,7 @@ export function refundHandlers(sandbox: SandboxContext): HandlersOf<'refunds'> {
           errors: [{ path: 'amount', message: `must not exceed ${remaining}` }],
         });
       }
-      const now = new Date();
+      const now = sandbox.clocks.now(business.id);
       const record = state.resources.add('refunds', business.id, {
         refunded_by: business.name,
         payment_id: charge.id,

@@ -20,7 +20,7 @@ export function subscriptionPlanHandlers(sandbox: SandboxContext): HandlersOf<'s
   const { state } = sandbox;
 
   /** A plan's record from a validated body; `createdAt` kept on an update. */
-  const planRecord = (input: SubscriptionPlanCreateOutput, currency: string, createdAt: Date) =>
+  const planRecord = (input: SubscriptionPlanCreateOutput, currency: string, createdAt: Date, now: Date) =>
     subscriptionPlanJson({
       name: input.name,
       description: input.description ?? null,
@@ -31,7 +31,7 @@ export function subscriptionPlanHandlers(sandbox: SandboxContext): HandlersOf<'s
       amountMinor: majorToMinor(input.amount),
       reference: input.reference ?? null,
       createdAt,
-      updatedAt: new Date(),
+      updatedAt: now,
     });
   const plan = (id: string, businessId: string) => subscriptionPlanOf(sandbox, id, businessId);
 
@@ -42,7 +42,12 @@ export function subscriptionPlanHandlers(sandbox: SandboxContext): HandlersOf<'s
       return state.resources.add(
         'subscription_plans',
         caller.business.id,
-        planRecord(input, caller.business.currency, new Date()),
+        planRecord(
+          input,
+          caller.business.currency,
+          sandbox.clocks.now(caller.business.id),
+          sandbox.clocks.now(caller.business.id),
+        ),
       );
     },
     'subscriptionPlans.list': ({ businessId }) => state.resources.list('subscription_plans', businessId),
@@ -52,7 +57,7 @@ export function subscriptionPlanHandlers(sandbox: SandboxContext): HandlersOf<'s
       const found = plan(params.id, businessId);
       const input = await body();
       const createdAt = new Date(`${String(found.created_at)}Z`);
-      const updated = planRecord(input, String(found.currency), createdAt);
+      const updated = planRecord(input, String(found.currency), createdAt, sandbox.clocks.now(businessId));
       // The stored date has no offset (UTC): it is kept as written.
       Object.assign(found, updated, { created_at: found.created_at });
       return found;

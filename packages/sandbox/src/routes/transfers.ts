@@ -60,7 +60,7 @@ export function transferHandlers(sandbox: SandboxContext): HandlersOf<'transfers
         created_by: null,
         approved_by: null,
         rejected_by: null,
-        created_at: isoWithOffset(new Date()),
+        created_at: isoWithOffset(sandbox.clocks.now(business.id)),
       });
       state.ledger.recordTransfer({
         transferId: transfer.id,

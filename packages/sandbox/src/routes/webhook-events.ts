@@ -49,12 +49,15 @@ export function webhookEventHandlers(sandbox: SandboxContext): HandlersOf<'webho
 
     'webhookEvents.create': async ({ c, businessId, body }) => {
       const input = await body();
-      const endpoint = state.addEndpoint({
-        businessId,
-        name: input.name,
-        url: input.url,
-        eventTypes: input.event_types,
-      });
+      const endpoint = state.addEndpoint(
+        {
+          businessId,
+          name: input.name,
+          url: input.url,
+          eventTypes: input.event_types,
+        },
+        sandbox.clocks.now(businessId),
+      );
       return c.json(webhookEndpointJson(endpoint), 201);
     },
 
@@ -75,7 +78,7 @@ export function webhookEventHandlers(sandbox: SandboxContext): HandlersOf<'webho
       };
       const changed =
         next.name !== endpoint.name || next.url !== endpoint.url || !sameEvents(next.eventTypes, endpoint.eventTypes);
-      if (changed) Object.assign(endpoint, next, { updatedAt: new Date() });
+      if (changed) Object.assign(endpoint, next, { updatedAt: sandbox.clocks.now(businessId) });
       return webhookEndpointJson(endpoint);
     },
 

@@ -4,9 +4,13 @@
  * is retried after each of `retryDelaysMs`, then given up. Every delivery is kept with its request, each
  * attempt's answer and the attempts' count: `GET /_sandbox/webhook-deliveries` and the dashboard show them.
  *
+ * A retry falls due on its business's clock: a real timer sends it after its delay as before, and a business
+ * whose clock is moved past it sends it then ({@link WebhookDispatcher.runDue}), whichever comes first, once.
+ *
  * The faults a receiver must survive can be armed ({@link WebhookFault}): a delivery sent twice at once,
  * deliveries that arrive newest first, a delivery sent again late after it succeeded.
  */
+import type { BusinessClocks } from '../business-clocks.js';
 import { isoWithOffset } from '../clock.js';
 import { newId } from '../ids.js';
 
@@ -68,6 +72,14 @@ export interface WebhookDispatcherOptions {
   retryDelaysMs?: readonly number[];
   /** Time limit of one attempt. Default 5 s. */
   timeoutMs?: number;
+  /** The businesses' clocks stamps and retries follow (without it, real time). */
+  clocks?: Pick<BusinessClocks, 'nowMs'>;
+}
+
+/** A retry waiting for its moment: the business-clock instant it falls due at, and its real timer. */
+interface ScheduledRetry {
+  dueAt: number;
+  timer: NodeJS.Timeout;
 }
 
 /** How much of an answer's body a delivery keeps. */
@@ -84,6 +96,8 @@ export class WebhookDispatcher {
   readonly #inFlight = new Set<Promise<void>>();
   /** How many retries of each delivery's own chain are used up (a redelivery starts a new chain). */
   readonly #retriesUsed = new WeakMap<WebhookDelivery, number>();
+  readonly #scheduled = new Map<WebhookDelivery, ScheduledRetry>();
+  readonly #clocks: Pick<BusinessClocks, 'nowMs'> | undefined;
   #faults: WebhookFault[] = [];
   #held: WebhookDelivery[] = [];
   #holdTimer: NodeJS.Timeout | undefined;
@@ -91,6 +105,7 @@ export class WebhookDispatcher {
   constructor(options: WebhookDispatcherOptions = {}) {
     this.#retryDelaysMs = options.retryDelaysMs ?? [500, 2_000, 8_000, 30_000];
     this.#timeoutMs = options.timeoutMs ?? 5_000;
+    this.#clocks = options.clocks;
   }
 
   /** Queues a delivery and sends it (or holds it, when `out_of_order` is armed). */
@@ -103,7 +118,7 @@ export class WebhookDispatcher {
       response_status: null,
       last_error: null,
       history: [],
-      created_at: isoWithOffset(new Date()),
+      created_at: isoWithOffset(this.#now(request.business_id)),
     };
     this.deliveries.push(delivery);
     const fault = this.#takeFault();
@@ -121,7 +136,37 @@ export class WebhookDispatcher {
   redeliver(delivery: WebhookDelivery): void {
     delivery.status = 'pending';
     this.#retriesUsed.delete(delivery);
+    this.#cancelRetry(delivery);
     this.#attempt(delivery, 'retry');
+  }
+
+  /** The earliest business-clock instant a retry of this business's deliveries falls due at, if any waits. */
+  nextDue(businessId: string): number | undefined {
+    let earliest: number | undefined;
+    for (const [delivery, retry] of this.#scheduled) {
+      if (delivery.business_id === businessId && (earliest === undefined || retry.dueAt < earliest)) {
+        earliest = retry.dueAt;
+      }
+    }
+    return earliest;
+  }
+
+  /**
+   * Sends now, oldest due first, every retry of this business's deliveries due at or before `atMs` on its clock,
+   * each answered before the next (the timeline has moved the clock there). Answers the deliveries it sent.
+   */
+  async runDue(businessId: string, atMs: number): Promise<WebhookDelivery[]> {
+    const due = [...this.#scheduled]
+      .filter(([delivery, retry]) => delivery.business_id === businessId && retry.dueAt <= atMs)
+      .sort((a, b) => a[1].dueAt - b[1].dueAt)
+      .map(([delivery]) => delivery);
+    for (const delivery of due) {
+      this.#cancelRetry(delivery);
+      const sending = this.#send(delivery, 'retry');
+      this.#inFlight.add(sending);
+      await sending.finally(() => this.#inFlight.delete(sending));
+    }
+    return due;
   }
 
   /** Arms a fault for the next deliveries (several may be armed; they are used in the order armed). */
@@ -138,6 +183,8 @@ export class WebhookDispatcher {
   reset(): void {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
+    for (const retry of this.#scheduled.values()) clearTimeout(retry.timer);
+    this.#scheduled.clear();
     clearTimeout(this.#holdTimer);
     this.#held = [];
     this.#faults = [];
@@ -205,7 +252,12 @@ export class WebhookDispatcher {
 
   async #send(delivery: WebhookDelivery, after: 'retry' | 'once'): Promise<void> {
     delivery.attempts += 1;
-    const attempt: DeliveryAttempt = { at: isoWithOffset(new Date()), status: null, error: null, response_body: '' };
+    const attempt: DeliveryAttempt = {
+      at: isoWithOffset(this.#now(delivery.business_id)),
+      status: null,
+      error: null,
+      response_body: '',
+    };
     delivery.history.push(attempt);
     try {
       const response = await fetch(delivery.url, {
@@ -236,6 +288,27 @@ export class WebhookDispatcher {
       return;
     }
     this.#retriesUsed.set(delivery, used + 1);
-    this.#later(delay, () => this.#attempt(delivery, 'retry'));
+    this.#scheduleRetry(delivery, delay);
+  }
+
+  /** The next attempt of `delivery`, after `delayMs` of real time or of its business's clock, whichever is first. */
+  #scheduleRetry(delivery: WebhookDelivery, delayMs: number): void {
+    this.#cancelRetry(delivery);
+    const timer = setTimeout(() => {
+      this.#scheduled.delete(delivery);
+      this.#attempt(delivery, 'retry');
+    }, delayMs);
+    timer.unref();
+    this.#scheduled.set(delivery, { dueAt: this.#now(delivery.business_id).getTime() + delayMs, timer });
+  }
+
+  #cancelRetry(delivery: WebhookDelivery): void {
+    const retry = this.#scheduled.get(delivery);
+    if (retry) clearTimeout(retry.timer);
+    this.#scheduled.delete(delivery);
+  }
+
+  #now(businessId: string): Date {
+    return new Date(this.#clocks?.nowMs(businessId) ?? Date.now());
   }
 }

@@ -12,6 +12,7 @@ import { connectionRoutes } from './connections.js';
 import { paymentRoutes } from './payments.js';
 import { payoutRoutes } from './payouts.js';
 import { recordRoutes } from './records.js';
+import { triggerRoutes } from './trigger.js';
 import { userRoutes } from './users.js';
 import { webhookDeliveryRoutes } from './webhook-deliveries.js';
 import { webhookRoutes } from './webhooks.js';
@@ -30,17 +31,19 @@ export function controlRoutes(sandbox: SandboxContext): Hono {
     appRoutes,
     connectionRoutes,
     clockRoutes,
+    triggerRoutes,
   ]) {
     routes.route('/', concern(sandbox));
   }
 
-  // Back to the seed: state, OAuth, deliveries, rate-limit counters, armed faults and CSP reports, so that tests
+  // Back to the seed: state, OAuth, clocks, deliveries, rate-limit counters, armed faults and CSP reports, so that tests
   // start equal.
   routes.post('/reset', (c) => {
     sandbox.cspReports.length = 0;
     sandbox.webhooks.reset();
     sandbox.state.reset();
     sandbox.oauth.reset();
+    sandbox.clocks.reset();
     sandbox.tokenRateLimit.reset();
     sandbox.faults.reset();
     return c.body(null, 204);

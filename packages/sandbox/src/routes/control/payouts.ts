@@ -34,7 +34,7 @@ export function payoutRoutes(sandbox: SandboxContext): Hono {
     const owner = businessOf(state, (await controlBody(payoutBody, c.req.raw)).business_id);
     const availableMinor = state.ledger.balanceMinor(owner.id);
     if (availableMinor <= 0) throw new PaykitError('conflict', 'There is no available balance to pay out');
-    const now = new Date();
+    const now = sandbox.clocks.now(owner.id);
     const payout = state.resources.add('payouts', owner.id, {
       status: 'scheduled',
       currency: owner.currency,
@@ -77,7 +77,7 @@ export function payoutRoutes(sandbox: SandboxContext): Hono {
       status: input.status,
       failure_code: input.failure_code ?? null,
       failure_message: input.failure_message ?? null,
-      updated_at: isoWithoutOffset(new Date()),
+      updated_at: isoWithoutOffset(sandbox.clocks.now(stored.businessId)),
     });
     if (returned) {
       // Money that did not leave comes back to the available balance.

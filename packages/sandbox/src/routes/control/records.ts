@@ -39,7 +39,7 @@ export function recordRoutes(sandbox: SandboxContext): Hono {
     const terminal = state.resources.add('terminals', input.business_id, {
       name: input.name,
       status: 'online',
-      created_at: isoWithoutOffset(new Date()),
+      created_at: isoWithoutOffset(sandbox.clocks.now(input.business_id)),
     });
     return c.json({ ...terminal, url: `${sandbox.publicUrl()}/terminal/${terminal.id}` }, 201);
   });
@@ -54,7 +54,7 @@ export function recordRoutes(sandbox: SandboxContext): Hono {
       name: input.name,
       url: `${sandbox.publicUrl()}/qr/${id}`,
       payment_method: 'paynow_online',
-      created_at: isoWithoutOffset(new Date()),
+      created_at: isoWithoutOffset(sandbox.clocks.now(input.business_id)),
     });
     return c.json(code, 201);
   });
@@ -62,7 +62,7 @@ export function recordRoutes(sandbox: SandboxContext): Hono {
   routes.post('/beneficiaries', async (c) => {
     const input = await controlBody(beneficiaryBody, c.req.raw);
     const owner = businessOf(state, input.business_id);
-    const now = isoWithOffset(new Date());
+    const now = isoWithOffset(sandbox.clocks.now(owner.id));
     const beneficiary = state.resources.add('beneficiaries', owner.id, {
       status: 'approved',
       country: owner.country,
@@ -96,7 +96,7 @@ export function recordRoutes(sandbox: SandboxContext): Hono {
       name: input.name,
       role: { id: newId(), title: input.role_title },
       email: input.email,
-      invited_at: isoUtcMicros(new Date()),
+      invited_at: isoUtcMicros(sandbox.clocks.now(input.business_id)),
       locations: [],
     });
     return c.json(staff, 201);

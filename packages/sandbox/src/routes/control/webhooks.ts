@@ -28,12 +28,15 @@ export function webhookRoutes(sandbox: SandboxContext): Hono {
   routes.post('/webhook-endpoints', async (c) => {
     const input = await controlBody(endpointBody, c.req.raw);
     businessOf(state, input.business_id);
-    const endpoint = state.addEndpoint({
-      businessId: input.business_id,
-      name: input.name ?? DEFAULT_ENDPOINT_NAME,
-      url: input.url,
-      eventTypes: input.event_types ?? [...webhookEventTypes],
-    });
+    const endpoint = state.addEndpoint(
+      {
+        businessId: input.business_id,
+        name: input.name ?? DEFAULT_ENDPOINT_NAME,
+        url: input.url,
+        eventTypes: input.event_types ?? [...webhookEventTypes],
+      },
+      sandbox.clocks.now(input.business_id),
+    );
     // The endpoint as `GET /v1/webhook-events/{id}` answers it.
     return c.json(webhookEndpointJson(endpoint), 201);
   });
