@@ -231,6 +231,7 @@ export default defineConfig(
   {
     files: [
       '**/cli.ts',
+      'packages/sandbox/src/commands/**',
       'packages/server/src/cli/**',
       'demo/**',
       'bench/**',

@@ -138,7 +138,7 @@ export function sendTestEvent(sandbox: SandboxContext, businessId: string, endpo
 }
 
 /** An event webhook's request: the object as JSON, signed, with the headers that name it. */
-function eventRequest(salt: string, type: WebhookEventType, object: { id: string }) {
+export function eventRequest(salt: string, type: WebhookEventType, object: { id: string }) {
   const { object: kind, verb } = splitWebhookEventType(type);
   const body = JSON.stringify(object);
   return {
