@@ -271,10 +271,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 function listenForShopEvents(sandbox: RunningSandbox, url: string): void {
   const { state } = sandbox.context;
   if (state.endpointsOf(sandbox.seed.businessId).some((endpoint) => endpoint.url === url)) return;
-  state.addEndpoint({
-    businessId: sandbox.seed.businessId,
-    name: 'Demo shop',
-    url,
-    eventTypes: ['payment_request.completed', 'payment_request.failed', 'charge.created', 'charge.updated'],
-  });
+  state.addEndpoint(
+    {
+      businessId: sandbox.seed.businessId,
+      name: 'Demo shop',
+      url,
+      eventTypes: ['payment_request.completed', 'payment_request.failed', 'charge.created', 'charge.updated'],
+    },
+    sandbox.context.clocks.now(sandbox.seed.businessId),
+  );
 }
