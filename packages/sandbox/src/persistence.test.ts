@@ -193,6 +193,60 @@ describe('a sandbox started again on the same data file', () => {
     expect(now - Date.now()).toBeGreaterThan(86_000_000);
   });
 
+  it("keeps a business's moved clock and its subscription's schedule: the next advance charges only the next cycles", async () => {
+    const DAY = 86_400;
+    const first = await start();
+    const clock = `/_sandbox/businesses/${first.seed.businessId}/clock`;
+    const advance = async (sandbox: RunningSandbox, seconds: number) => {
+      const answer = await call(sandbox, 'POST', `${clock}/advance`, { json: { seconds } });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const body = answer.body as {
+        now: string;
+        happened: { at: string; type: string; object_id: string; summary: string }[];
+      };
+      return { ...body, charges: body.happened.filter((e) => e.type === 'charge.succeeded') };
+    };
+    const moved = await advance(first, 40 * DAY);
+    // A monthly plan of six cycles from tomorrow in Singapore, on the moved clock; its card saved.
+    const tomorrow = new Date(Date.parse(moved.now) + 8 * 3_600_000 + DAY * 1000).toISOString().slice(0, 10);
+    const made = await call(first, 'POST', '/v1/recurring-billing', {
+      json: {
+        name: 'Coffee club',
+        amount: 9.9,
+        cycle: 'monthly',
+        customer_email: 'ann@example.test',
+        start_date: tomorrow,
+        times_to_be_charged: 6,
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    await submitPageForm(made.body.url, 'card_number=4242424242424242&outcome=save');
+    // 65 days: the cycles of tomorrow and one and two months on (at most 63 days away), not the fourth (89 or more).
+    const before = await advance(first, 65 * DAY);
+    expect(before.charges).toHaveLength(3);
+    await first.close();
+
+    const second = await start();
+    const now = Date.parse((await call(second, 'GET', clock)).body.now);
+    expect(now).toBeGreaterThanOrEqual(Date.parse(before.now));
+    expect(now - Date.now()).toBeGreaterThan(104 * DAY * 1000);
+    const record = `/v1/recurring-billing/${made.body.id}`;
+    expect((await call(second, 'GET', record)).body).toMatchObject({ times_charged: 3, status: 'active' });
+    // 62 more days reach the fourth and fifth cycles (three and four months on, at most 123 days), not the sixth.
+    const after = await advance(second, 62 * DAY);
+    expect(after.happened.map((e) => e.type)).toEqual(['charge.succeeded', 'charge.succeeded']);
+    expect(after.happened.map((e) => e.summary)).toEqual([
+      `recurring billing ${made.body.id}, cycle 4 of 6: SGD 9.90 charged`,
+      `recurring billing ${made.body.id}, cycle 5 of 6: SGD 9.90 charged`,
+    ]);
+    expect(after.charges.every((c) => Date.parse(c.at) > Date.parse(before.now))).toBe(true);
+    const ids = [...before.charges, ...after.charges].map((c) => c.object_id);
+    expect(new Set(ids).size).toBe(5);
+    expect((await call(second, 'GET', record)).body).toMatchObject({ times_charged: 5, total_charge: 49.5 });
+    const charges = (await call(second, 'GET', '/v1/charges')).body.data as { id: string }[];
+    expect(charges.map((c) => c.id).sort()).toEqual([...ids].sort());
+  });
+
   it("keeps a payment request's documented extras and a saved card's charge with its record", async () => {
     const first = await start();
     const extras = {
