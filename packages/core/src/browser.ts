@@ -6,5 +6,6 @@
  */
 export * from './errors.js';
 export * from './handler-routes.js';
+export * from './merchant-view-routes.js';
 export * from './amounts.js';
 export * from './safe-url.js';
