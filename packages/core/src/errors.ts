@@ -46,6 +46,11 @@ export type ErrorCode =
   | 'navigation_blocked' // a framed button could neither take the top window nor open a tab (the frame's sandbox)
   | 'insecure_context' // plain http off localhost: no Web Crypto for PKCE, nothing started
   | 'request_timeout' // a request body did not arrive within the server's read deadline
+  | 'view_refused' // the platform's `merchantView` hook does not let this caller see this merchant: no API call
+  | 'refund_refused' // the platform's `merchantView` hook does not let this caller refund for this merchant
+  | 'merchant_not_connected' // the platform holds no connection to this merchant: connect it first
+  | 'merchant_connection_ended' // the service no longer takes the merchant's connection (expired, revoked): connect again
+  | 'idempotency_key_invalid' // a route that needs an `Idempotency-Key` got none, or one that is not 8 to 128 of [A-Za-z0-9_-]
   | 'internal_error'; // a bug in paykit or in a hook; details are logged, never sent
 
 /** One broken rule of one field. `path` is dotted (`payment_methods.2`); `(body)` means the whole body. */

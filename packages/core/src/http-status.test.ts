@@ -13,6 +13,11 @@ describe('httpStatusOf', () => {
     expect(httpStatusOf('rate_limited')).toBe(429);
     expect(httpStatusOf('store_unavailable')).toBe(503);
     expect(httpStatusOf('request_timeout')).toBe(408);
+    expect(httpStatusOf('view_refused')).toBe(403);
+    expect(httpStatusOf('refund_refused')).toBe(403);
+    expect(httpStatusOf('merchant_not_connected')).toBe(409);
+    expect(httpStatusOf('merchant_connection_ended')).toBe(409);
+    expect(httpStatusOf('idempotency_key_invalid')).toBe(400);
     expect(httpStatusOf('internal_error')).toBe(500);
   });
 });

@@ -55,6 +55,11 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, ErrorStatus>> = {
   popup_closed: 400,
   navigation_blocked: 400,
   request_timeout: 408,
+  view_refused: 403,
+  refund_refused: 403,
+  merchant_not_connected: 409,
+  merchant_connection_ended: 409,
+  idempotency_key_invalid: 400,
   internal_error: 500,
 };
 
