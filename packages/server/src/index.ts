@@ -43,13 +43,17 @@ export {
   createPlatform,
   type CodeCallback,
   type ConnectedBusiness,
+  type MerchantConnection,
   type Platform,
   type PlatformOAuthOptions,
   type PlatformOptions,
 } from './platform/platform.js';
 export {
   MemoryConnectionStore,
+  type ConnectionFacts,
   type ConnectionStore,
+  type EndedConnection,
+  type LiveCredentials,
   type MerchantCredentials,
   type OAuthTokens,
 } from './oauth/connection-store.js';

@@ -80,7 +80,9 @@ describe('a merchant connected by OAuth', () => {
         expect(reason.message).not.toContain('secret_value');
       }
       expect(revoked).toEqual(['biz_1']);
-      expect(await store.get('biz_1')).toBeUndefined();
+      // No secret is kept, only that the connection ended (for "connect again").
+      expect(await store.get('biz_1')).toEqual({ kind: 'ended', endedAt: expect.any(Number) });
+      expect(await platform.connection('biz_1')).toEqual({ state: 'connect_again' });
       expect(api.requests.filter((r) => r.url === '/v1/open/oauth/token')).toHaveLength(1);
     } finally {
       await api.close();
@@ -368,7 +370,9 @@ describe('when to refresh, and connections that cannot be refreshed', () => {
         expect((failure as PromiseRejectedResult).reason.message).toMatch(/gave no refresh token; connect it again/);
       }
       expect(revoked).toEqual(['biz_1']);
-      expect(await store.get('biz_1')).toBeUndefined();
+      // No secret is kept, only that the connection ended (for "connect again").
+      expect(await store.get('biz_1')).toEqual({ kind: 'ended', endedAt: expect.any(Number) });
+      expect(await platform.connection('biz_1')).toEqual({ state: 'connect_again' });
       expect(tokenRequests(api)).toBe(0);
       expect(api.requests).toHaveLength(1);
     } finally {

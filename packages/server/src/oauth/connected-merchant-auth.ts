@@ -2,7 +2,8 @@
  * Credentials of one connected merchant as an {@link ApiAuth}: the API key it handed over, or its OAuth access
  * token, refreshed a fraction of its lifetime before it expires (the client's `refreshAhead`). However many
  * calls find the token stale at once, one refresh goes upstream and they all wait for it. A 401, or a refused
- * refresh, is revocation (spec 5.3.4): the credentials are dropped and the platform is told. So is the end of a
+ * refresh, is revocation (spec 5.3.4): the credentials are dropped (an {@link EndedConnection} without any secret
+ * takes their place, so that the platform can say "connect again") and the platform is told. So is the end of a
  * connection without a refresh token (RFC 6749 section 5.1 makes it optional): it lasts until the access
  * token expires, and is never refreshed.
  *
@@ -11,7 +12,8 @@
  */
 import { isPaykitError, PaykitError } from '@paykit/core';
 import type { ApiAuth } from '../api/config.js';
-import type { ConnectionStore, MerchantCredentials } from './connection-store.js';
+import type { ConnectionStore } from './connection-store.js';
+import type { EndedConnection, LiveCredentials } from './merchant-credentials.js';
 import { rememberSecret } from '../secrets.js';
 import type { OAuthClient } from './oauth-client.js';
 import { DEFAULT_REFRESH_AHEAD, refreshDueAt } from './refresh-lead.js';
@@ -41,14 +43,14 @@ type Standing = 'usable' | 'refresh' | 'ended';
 /** The {@link ApiAuth} of one connected merchant. */
 export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): ApiAuth {
   const { businessId, store, leases } = options;
-  let refreshing: Promise<MerchantCredentials> | undefined;
+  let refreshing: Promise<LiveCredentials> | undefined;
   let revoking: Promise<void> | undefined;
   /**
    * Refreshed tokens the store has not taken yet (it was away, or past its deadline). The authorization server
    * spent the old refresh token: these are the only tokens, so they are used from here and written again in the
    * background until the store takes them. Never refreshed again meanwhile (that would present a spent token).
    */
-  let unsaved: MerchantCredentials | undefined;
+  let unsaved: LiveCredentials | undefined;
 
   const notConnected = () =>
     new PaykitError(
@@ -67,8 +69,14 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
   const revoke = (): Promise<void> => {
     unsaved = undefined;
     revoking ??= (async () => {
-      if ((await store.get(businessId)) === undefined) return;
-      await store.delete(businessId);
+      const held = await store.get(businessId);
+      if (held === undefined || held.kind === 'ended') return;
+      const ended: EndedConnection = {
+        kind: 'ended',
+        endedAt: Date.now(),
+        ...(held.connectedAt === undefined ? {} : { connectedAt: held.connectedAt }),
+      };
+      await store.set(businessId, ended);
       await options.onRevoked(businessId);
     })().finally(() => {
       revoking = undefined;
@@ -80,9 +88,11 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
    * Reads the stored credentials. After a restart this process has never seen them: they are remembered as
    * secrets here, before any of them goes into a request (or an error that quotes one).
    */
-  const read = async (): Promise<MerchantCredentials | undefined> => {
+  const read = async (): Promise<LiveCredentials | undefined> => {
     if (unsaved) return unsaved;
-    const credentials = await store.get(businessId);
+    const kept = await store.get(businessId);
+    // An ended connection reaches nobody: as if nothing were kept.
+    const credentials = kept?.kind === 'ended' ? undefined : kept;
     if (credentials?.kind === 'api_key') rememberSecret(credentials.apiKey);
     if (credentials?.kind === 'oauth') {
       rememberSecret(credentials.accessToken);
@@ -91,7 +101,7 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
     return credentials;
   };
 
-  const standing = (credentials: MerchantCredentials): Standing => {
+  const standing = (credentials: LiveCredentials): Standing => {
     if (credentials.kind === 'api_key') return 'usable';
     const now = Date.now();
     // Nothing to refresh with: the access token is used to its last moment, then the connection is over.
@@ -103,14 +113,14 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
   };
 
   /** Credentials that cannot be refreshed: usable ones as they are; an ended connection is revoked. */
-  const withoutRefresh = async (credentials: MerchantCredentials): Promise<MerchantCredentials> => {
+  const withoutRefresh = async (credentials: LiveCredentials): Promise<LiveCredentials> => {
     if (standing(credentials) !== 'ended') return credentials;
     await revoke();
     throw ended();
   };
 
   /** Refreshes while holding the lease: one token request, whichever instance got here first. */
-  const refreshHolding = async (oauth: OAuthClient, lease: string, leaseMs: number): Promise<MerchantCredentials> => {
+  const refreshHolding = async (oauth: OAuthClient, lease: string, leaseMs: number): Promise<LiveCredentials> => {
     let finished = false;
     try {
       // Read again under the lease: a refresh that ended between the first read and the lease must not be
@@ -130,7 +140,12 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
       });
       // RFC 6749 section 5.1: a response without `scope` granted the scope asked for, which is the current one.
       const scope = tokens.scope ?? current.scope;
-      const fresh: MerchantCredentials = { kind: 'oauth', ...tokens, ...(scope === undefined ? {} : { scope }) };
+      const fresh: LiveCredentials = {
+        kind: 'oauth',
+        ...tokens,
+        ...(scope === undefined ? {} : { scope }),
+        ...(current.connectedAt === undefined ? {} : { connectedAt: current.connectedAt }),
+      };
       try {
         await leases.finishRefresh(businessId, lease, fresh);
       } catch (error) {
@@ -155,7 +170,7 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
    * longer the unsaved ones (revoked), or {@link UNSAVED_RETRY_MS} passed. Unref'd: an exiting process does not
    * wait for it.
    */
-  const saveInBackground = (credentials: MerchantCredentials, write: () => Promise<void>): void => {
+  const saveInBackground = (credentials: LiveCredentials, write: () => Promise<void>): void => {
     const giveUpAt = Date.now() + UNSAVED_RETRY_MS;
     const attempt = (pause: number): void => {
       if (unsaved !== credentials) return;
@@ -177,7 +192,7 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
   };
 
   /** Takes the lease, or waits for its holder (maybe another instance) to store fresh tokens. */
-  const refreshOnce = async (): Promise<MerchantCredentials> => {
+  const refreshOnce = async (): Promise<LiveCredentials> => {
     const oauth = options.oauth;
     if (!oauth) throw new PaykitError('internal_error', 'An OAuth connection needs the platform oauth options');
     const leaseMs = oauth.timeoutMs + LEASE_MARGIN_MS;
@@ -196,7 +211,7 @@ export function connectedMerchantAuth(options: ConnectedMerchantAuthOptions): Ap
     }
   };
 
-  const refresh = (): Promise<MerchantCredentials> => {
+  const refresh = (): Promise<LiveCredentials> => {
     refreshing ??= refreshOnce().finally(() => {
       refreshing = undefined;
     });

@@ -5,7 +5,13 @@
 import type { MerchantCredentials } from './merchant-credentials.js';
 import { ProcessRefreshLeases, type RefreshLeases } from './refresh-leases.js';
 
-export type { MerchantCredentials, OAuthTokens } from './merchant-credentials.js';
+export type {
+  ConnectionFacts,
+  EndedConnection,
+  LiveCredentials,
+  MerchantCredentials,
+  OAuthTokens,
+} from './merchant-credentials.js';
 
 /** A store of merchant credentials, keyed by the merchant's business id. */
 export interface ConnectionStore {

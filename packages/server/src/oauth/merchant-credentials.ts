@@ -24,5 +24,29 @@ export interface OAuthTokens {
   scope?: string;
 }
 
+/** What every kept connection may say of itself, whatever reaches the merchant. */
+export interface ConnectionFacts {
+  /**
+   * When the merchant connected (the code exchanged, or the API key handed over), in milliseconds since the
+   * epoch; kept through refreshes. Absent in credentials stored by versions before it existed.
+   */
+  connectedAt?: number;
+}
+
 /** How a platform reaches one merchant. */
-export type MerchantCredentials = { kind: 'api_key'; apiKey: string } | ({ kind: 'oauth' } & OAuthTokens);
+export type LiveCredentials =
+  ({ kind: 'api_key'; apiKey: string } & ConnectionFacts) | ({ kind: 'oauth' } & OAuthTokens & ConnectionFacts);
+
+/**
+ * What is kept of a connection the service stopped taking (a 401, a refused refresh, an access token that ended
+ * without a refresh token): no secret, only that it was and when it ended, so that the platform can tell "connect
+ * again" from "never connected". Reaches nobody: a call for the merchant fails as if nothing were kept.
+ */
+export interface EndedConnection extends ConnectionFacts {
+  kind: 'ended';
+  /** When the connection was found dead, in milliseconds since the epoch. */
+  endedAt: number;
+}
+
+/** What a platform keeps for one merchant: how it reaches it, or that its connection ended. */
+export type MerchantCredentials = LiveCredentials | EndedConnection;

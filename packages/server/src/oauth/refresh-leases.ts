@@ -53,7 +53,9 @@ export class ProcessRefreshLeases implements RefreshLeases {
 
   async takeRefreshLease(businessId: string, ttlMs: number): Promise<string | undefined> {
     const held = this.#leases.get(businessId);
-    if ((held && held.until > Date.now()) || (await this.store.get(businessId)) === undefined) return undefined;
+    if (held && held.until > Date.now()) return undefined;
+    const kept = await this.store.get(businessId);
+    if (kept === undefined || kept.kind === 'ended') return undefined;
     // Checked again after the read: another caller may have taken it while this one awaited.
     const again = this.#leases.get(businessId);
     if (again && again.until > Date.now()) return undefined;

@@ -3,12 +3,12 @@
  * the platform's app) or by handing over its API key, and is then used through the same {@link MerchantApi},
  * with the platform key on every call so that commissions and unified charge webhooks apply.
  */
-import { PaykitError, parseOrThrow, resourceId, type BusinessInfo } from '@paykit/core';
+import { PaykitError, parseOrThrow, resourceId, type BusinessInfo, type MerchantConnectionState } from '@paykit/core';
 import { apiKeyAuth, type ApiConfig } from '../api/config.js';
 import { createMerchantApi, type MerchantApi } from '../api/merchant-api.js';
 import { CODE_LEDGER_TTL_MS, codeHash, MemoryCodeLedger, type CodeLedger } from '../oauth/code-ledger.js';
 import { connectedMerchantAuth } from '../oauth/connected-merchant-auth.js';
-import { MemoryConnectionStore, type ConnectionStore, type MerchantCredentials } from '../oauth/connection-store.js';
+import { MemoryConnectionStore, type ConnectionStore, type LiveCredentials } from '../oauth/connection-store.js';
 import { createOAuthClient, type OAuthClient } from '../oauth/oauth-client.js';
 import type { OAuthClientOptions } from '../oauth/oauth-client-options.js';
 import { hasRefreshLeases, ProcessRefreshLeases } from '../oauth/refresh-leases.js';
@@ -77,6 +77,19 @@ export interface ConnectedBusiness {
   business: BusinessInfo;
 }
 
+/** How a platform's connection to one merchant stands, from what it keeps (see {@link Platform.connection}). */
+export interface MerchantConnection {
+  /**
+   * `connected`: credentials are kept (whether the service still takes them shows at the next call);
+   * `connect_again`: the service stopped taking them (a 401, a refused refresh, an access token that ended without
+   * a refresh token), so the merchant must authorize again; `not_connected`: nothing is kept, or the platform
+   * disconnected it.
+   */
+  state: MerchantConnectionState;
+  /** When the merchant connected, in milliseconds since the epoch, when known (not for `not_connected`). */
+  connectedAt?: number;
+}
+
 /** The merchants of a platform. */
 export interface Platform {
   /**
@@ -92,8 +105,13 @@ export interface Platform {
   merchant(businessId: string): MerchantApi;
   /** Forgets a merchant's credentials. */
   disconnect(businessId: string): Promise<void>;
-  /** True when credentials of this merchant are kept. */
+  /** True when credentials of this merchant are kept (not once the service stopped taking them). */
   isConnected(businessId: string): Promise<boolean>;
+  /**
+   * How the connection to this merchant stands, from the store alone (no API call): connected, to connect again
+   * (the service stopped taking its credentials), or not connected (never, or disconnected).
+   */
+  connection(businessId: string): Promise<MerchantConnection>;
   /**
    * What this platform keeps in this process's memory only (empty when every piece is shared): the handler
    * warns of it in production.
@@ -156,7 +174,7 @@ export function createPlatform(options: PlatformOptions): Platform {
   const merchants = new Map<string, MerchantApi>();
 
   /** Reads the profile with fresh credentials and keeps them only if that worked: nothing half-connected. */
-  async function connect(credentials: MerchantCredentials): Promise<ConnectedBusiness> {
+  async function connect(credentials: LiveCredentials): Promise<ConnectedBusiness> {
     const probe = createMerchantApi({
       ...apiOptions,
       auth:
@@ -168,7 +186,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     if (!business.id) {
       throw new PaykitError('upstream_invalid_response', 'GET /v1/info answered without the business id');
     }
-    await store.set(business.id, credentials);
+    await store.set(business.id, { ...credentials, connectedAt: Date.now() });
     return { businessId: business.id, business };
   }
 
@@ -218,7 +236,18 @@ export function createPlatform(options: PlatformOptions): Platform {
       return api;
     },
     disconnect: (businessId) => store.delete(businessId),
-    isConnected: async (businessId) => (await store.get(businessId)) !== undefined,
+    isConnected: async (businessId) => {
+      const kept = await store.get(businessId);
+      return kept !== undefined && kept.kind !== 'ended';
+    },
+    async connection(businessId) {
+      const kept = await store.get(parseOrThrow(resourceId, businessId, 'The business id'));
+      if (kept === undefined) return { state: 'not_connected' };
+      return {
+        state: kept.kind === 'ended' ? 'connect_again' : 'connected',
+        ...(kept.connectedAt === undefined ? {} : { connectedAt: kept.connectedAt }),
+      };
+    },
     processLocalState,
     redirectUris: [...(oauthOptions?.redirectUris ?? [])],
   };
