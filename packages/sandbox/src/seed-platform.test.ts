@@ -51,6 +51,41 @@ describe('seedPlatform', () => {
       await sandbox.close();
     }
   });
+
+  it('gives each merchant a history a merchant view can show: paid and failed payments, a refund, a payout', async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      const seeded = await seedPlatform(sandbox.url, [REDIRECT]);
+      const [harbour, lantern] = seeded.merchants.map((m) => sandbox.context.state.businesses.get(m.id)!);
+      const charges = async (apiKey: string) =>
+        (
+          (await call(sandbox, 'GET', '/v1/charges', { apiKey })).body.data as {
+            status: string;
+            refunded_amount: number;
+          }[]
+        )
+          .map((c) => [c.status, c.refunded_amount])
+          .sort();
+      expect(await charges(harbour!.apiKey)).toEqual(
+        [
+          ['failed', 0],
+          ['partially_refunded', 5],
+          ['succeeded', 0],
+          ['succeeded', 0],
+        ].sort(),
+      );
+      expect(await charges(lantern!.apiKey)).toEqual([
+        ['succeeded', 0],
+        ['succeeded', 0],
+      ]);
+      const payouts = sandbox.context.state.resources.list('payouts', harbour!.id);
+      expect(payouts).toHaveLength(1);
+      expect(payouts[0]).toMatchObject({ status: 'scheduled', currency: 'sgd' });
+      expect(sandbox.context.state.resources.list('payouts', lantern!.id)).toHaveLength(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
 });
 
 describe('paykit-sandbox --seed platform', () => {
@@ -85,7 +120,7 @@ describe('paykit-sandbox --seed platform', () => {
       expect(first).toContain('owner owner@lantern-books.test');
 
       const second = await run(['--seed', 'platform', '--redirect-uri', REDIRECT, '--data', data]);
-      expect(second).toMatch(/loaded .*state\.json: 4 businesses, 4 users, 1 OAuth app, 0 payment requests/);
+      expect(second).toMatch(/loaded .*state\.json: 4 businesses, 4 users, 1 OAuth app, 6 payment requests/);
       expect(second).not.toMatch(/^seeded/m);
       expect(second).toContain(`kept in ${data}: platform "Sandbox Marketplace"`);
       expect(second).toContain(`client id ${clientId}, client secret as printed when it was seeded`);

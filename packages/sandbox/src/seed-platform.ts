@@ -26,22 +26,48 @@ export const SEEDED_PLATFORM = {
   ],
   /** What a connect button asks for in the examples: the business profile and taking payments. */
   scopes: ['business:read', 'payments'] satisfies Scope[],
+  /**
+   * What each merchant has already taken, so that a platform's merchant view has something to show at once: paid
+   * payments (amount, purpose), one failed, and for the first merchant a partial refund of its first payment and a
+   * payout of its balance.
+   */
+  history: [
+    {
+      paid: [
+        { amount: 18.5, purpose: 'Flat white and croissant' },
+        { amount: 42, purpose: 'Team breakfast' },
+        { amount: 7.2, purpose: 'Iced latte' },
+      ],
+      failed: { amount: 12, purpose: 'Lunch set' },
+      refund: 5,
+      payout: true,
+    },
+    {
+      paid: [
+        { amount: 29.9, purpose: 'The Lantern Reader, hardcover' },
+        { amount: 64.5, purpose: 'Poetry box set' },
+      ],
+      failed: null,
+      refund: 0,
+      payout: false,
+    },
+  ],
 } as const;
 
 /** Creates the platform, its OAuth app with `redirectUris`, and two merchants with owners, on the sandbox at `url`. */
 export async function seedPlatform(url: string, redirectUris: readonly string[]): Promise<SeededPlatform> {
-  const control = async (path: string, body: unknown): Promise<Record<string, string>> => {
-    const response = await fetch(`${url}/_sandbox${path}`, {
+  const post = async (path: string, body: unknown, apiKey?: string): Promise<Record<string, string>> => {
+    const response = await fetch(`${url}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-business-api-key': apiKey } : {}) },
       body: JSON.stringify(body),
     });
-    // The sandbox's own control API: its answers' fields read here (ids, secrets, a message) are strings.
+    // The sandbox's own API: the fields read here (ids, keys, secrets, a message) are strings.
     const answer = (await response.json()) as Record<string, string>;
-    if (!response.ok)
-      throw new Error(`--seed platform: POST /_sandbox${path} answered ${response.status}: ${answer.message}`);
+    if (!response.ok) throw new Error(`--seed platform: POST ${path} answered ${response.status}: ${answer.message}`);
     return answer;
   };
+  const control = (path: string, body: unknown) => post(`/_sandbox${path}`, body);
   const { platform: p, merchants: m, scopes } = SEEDED_PLATFORM;
   const platform = await control('/businesses', { name: p.name, country: 'SG', currency: 'SGD', platform: true });
   await control('/users', {
@@ -56,7 +82,7 @@ export async function seedPlatform(url: string, redirectUris: readonly string[])
     scopes,
   });
   const merchants = [];
-  for (const merchant of m) {
+  for (const [index, merchant] of m.entries()) {
     const business = await control('/businesses', { name: merchant.name, country: 'SG', currency: 'SGD' });
     await control('/users', {
       email: merchant.ownerEmail,
@@ -64,7 +90,33 @@ export async function seedPlatform(url: string, redirectUris: readonly string[])
       memberships: [{ business_id: business.id, role: 'owner' }],
     });
     merchants.push({ id: business.id!, name: merchant.name, ownerEmail: merchant.ownerEmail });
+    const history = SEEDED_PLATFORM.history[index];
+    if (history) await takePayments(business.id!, business.api_key!, history);
   }
+  /** A merchant's history, made through its own API key and the control API, as a shop and its shoppers would. */
+  async function takePayments(
+    businessId: string,
+    apiKey: string,
+    history: (typeof SEEDED_PLATFORM.history)[number],
+  ): Promise<void> {
+    const pay = async (payment: { amount: number; purpose: string }, outcome: 'succeeded' | 'failed') => {
+      const request = await post('/v1/payment-requests', { ...payment, currency: 'SGD' }, apiKey);
+      await control(`/payment-requests/${request.id}/pay`, { outcome, payment_method: 'card' });
+      return request.id!;
+    };
+    const paid = [];
+    for (const payment of history.paid) paid.push(await pay(payment, 'succeeded'));
+    if (history.failed) await pay(history.failed, 'failed');
+    if (history.refund > 0 && paid[0] !== undefined) {
+      const charge = await fetch(`${url}/v1/payment-requests/${paid[0]}`, {
+        headers: { 'x-business-api-key': apiKey },
+      });
+      const { payments } = (await charge.json()) as { payments: { id: string }[] };
+      await post('/v1/refund', { payment_id: payments[0]?.id, amount: history.refund }, apiKey);
+    }
+    if (history.payout) await control('/payouts', { business_id: businessId });
+  }
+
   return {
     platform: {
       id: platform.id!,
