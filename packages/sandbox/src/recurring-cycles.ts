@@ -9,7 +9,8 @@
  *
  * A cycle charges the saved card (`recurring-billing-charge.ts`: the charge, its notification and events). A
  * card that declines fails the cycle and the record becomes `retrying`; the next cycle tries again. After
- * `times_to_be_charged` cycles the record becomes `inactive`. A changed cycle counts from the date of the
+ * `times_to_be_charged` cycles the record becomes `inactive`. Each status change sends
+ * `recurring_billing.subscription_updated`. A changed cycle counts from the date of the
  * charge that ended the current one (the service: "any changes made to the cycle will only be effective at the
  * end of the current cycle"); a changed amount is charged on the next cycle.
  */
@@ -20,6 +21,7 @@ import { chargeRecurringBilling } from './recurring-billing-charge.js';
 import type { RecurringBillingJson } from './recurring-billing.js';
 import type { BillingSchedule } from './state.js';
 import type { Happening, ScheduledWork } from './timeline.js';
+import { sendRecordUpdated } from './webhooks/recurring-billing-events.js';
 
 const SINGAPORE_OFFSET_MS = 8 * 3_600_000;
 
@@ -111,10 +113,13 @@ function chargeCycle(
   if (current !== schedule.cycle) Object.assign(schedule, { anchorAt: chargedAt, cycles: 1, cycle: current });
   const total = record.times_to_be_charged === null ? '' : ` of ${String(record.times_to_be_charged)}`;
   const ok = answer.status === 'succeeded';
+  const statusBefore = record.status;
   if (!ok) record.status = 'retrying';
   else if (record.times_to_be_charged !== null && schedule.cycles >= Number(record.times_to_be_charged)) {
     record.status = 'inactive';
   } else record.status = 'active';
+  // The service's subscription_updated covers "status changes": retrying after a decline, active again, inactive.
+  if (record.status !== statusBefore) sendRecordUpdated(sandbox, businessId, record);
   return {
     at: isoWithOffset(sandbox.clocks.now(businessId)),
     type: ok ? 'charge.succeeded' : 'charge.failed',

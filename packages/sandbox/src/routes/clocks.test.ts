@@ -183,19 +183,23 @@ describe('subscriptions on the clock', () => {
   });
 
   it('a card that declines fails its cycle: a failed charge, a failed notification, charge.failed, retrying', async () => {
-    await listen(['charge.failed']);
+    await listen(['charge.failed', 'recurring_billing.subscription_updated']);
     const id = await subscription('4000 0000 0000 0002');
+    receiver.requests.length = 0; // what the card's saving sent
     const moved = await advance({ seconds: 2 * DAY });
     expect(moved.happened.map((e) => e.type)).toEqual(['charge.failed']);
     const notification = new URLSearchParams(receiver.requests.find((r) => r.path === '/notify')?.body);
     expect(notification.get('status')).toBe('failed');
-    expect(receiver.requests.filter((r) => r.path === '/events')).toHaveLength(1);
+    expect(receiver.requests.filter((r) => r.headers['hitpay-event-type'] === 'failed')).toHaveLength(1);
     const charge = await call(sandbox, 'GET', `/v1/charges/${moved.happened[0]!.object_id}`);
     expect(charge.body.status).toBe('failed');
     expect((await call(sandbox, 'GET', `/v1/recurring-billing/${id}`)).body).toMatchObject({
       status: 'retrying',
       times_charged: 0,
     });
+    // The status change is the service's subscription_updated (sent to the endpoint listening to it).
+    const updated = receiver.requests.filter((r) => r.headers['hitpay-event-type'] === 'subscription_updated');
+    expect(updated.map((r) => (JSON.parse(r.body) as { status: string }).status)).toEqual(['retrying']);
   });
 
   it('nothing is billed while the clock stands still: a subscription due today waits for the clock to move', async () => {
