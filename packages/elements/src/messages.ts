@@ -4,6 +4,8 @@
  * uses. The locale is the nearest `lang` attribute of the element, else the page's `lang`, else English. The
  * backend's own messages (written for shoppers by `@paykit/server`) are shown as they come.
  */
+import type { MerchantViewMessages } from './merchant-view/view-message-keys.js';
+
 const en = {
   pay: 'Pay',
   network: 'The shop could not be reached. Check your connection and try again.',
@@ -68,7 +70,10 @@ const tables = ((globalThis as { [key: symbol]: unknown })[Symbol.for('paykit.me
  * on a script-tag page, a locale module runs after the elements have rendered. A key the table lacks is shown in
  * English.
  */
-export function registerMessages(lang: string, table: Messages & Partial<FramedMessages>): void {
+export function registerMessages(
+  lang: string,
+  table: Messages & Partial<FramedMessages> & Partial<MerchantViewMessages>,
+): void {
   // English fills a key the table lacks (one written before the key existed): a label is never empty.
   tables[lang.toLowerCase()] = { ...en, ...table };
   globalThis.dispatchEvent?.(new Event(MESSAGES_CHANGED));

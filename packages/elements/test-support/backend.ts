@@ -37,6 +37,8 @@
  *   callback with a code of its own, and the same forgeries;
  * - `GET /__test/lying-drop-in.js`: a drop-in script (the service's `window.HitPay` surface) whose `toggle` calls
  *   `onSuccess` at once, with no payment made: the claim a hostile or broken script (or page) can make;
+ * - `/mv/merchants/{merchant}/…`: the merchant-view routes of `@paykit/core`'s contract, answered by the tests' own
+ *   backend (merchant-view-backend.ts), and its controls under `/__test/merchant-view`;
  * - authorization server metadata for issuers `{origin}/idp/{name}` (RFC 8414 places the document at
  *   `/.well-known/oauth-authorization-server/idp/{name}`, OpenID at `/idp/{name}/.well-known/openid-configuration`):
  *   `plain` (RFC 8414, an endpoint with its own query), `oidc` (OpenID only: the RFC 8414 place is 404),
@@ -46,6 +48,7 @@ import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { createPaykitHandler, createPlatform, type PaykitHandler } from '@paykit/server';
 import { handleNodeRequest } from '@paykit/server/node';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { merchantViewRoutes } from './merchant-view-backend.js';
 
 /** The catalogue of the tests' shop. */
 const PRICES: Record<string, string> = { 'sku-mug': '12.50', 'sku-tee': '30.00' };
@@ -60,6 +63,7 @@ export interface TestBackend {
 interface KoaContext {
   path: string;
   method: string;
+  querystring: string;
   req: IncomingMessage;
   res: ServerResponse;
   respond?: boolean;
@@ -209,6 +213,8 @@ export async function startTestBackend(): Promise<TestBackend> {
   const keys: string[] = [];
 
   const middleware: TestBackend['middleware'] = async (ctx, next) => {
+    // The merchant views' routes (`/mv/…`) and their controls: see merchant-view-backend.ts.
+    if (await merchantViewRoutes(ctx)) return;
     if (ctx.path.endsWith('/payment-requests')) attempts += 1;
     const detailed = /^\/detailed\/payment-requests\/([^/]+)$/.exec(ctx.path);
     if (detailed) {

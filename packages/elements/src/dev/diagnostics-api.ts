@@ -26,6 +26,18 @@ export interface Diagnostics {
    * (the top window, or a new tab when the frame's sandbox forbids it) and what the embedding page's iframe needs.
    */
   framed(element: HTMLElement): void;
+  /**
+   * Called by a merchant view (`<paykit-connection>`, `<paykit-merchant-payments>`, `<paykit-merchant-payouts>`) as
+   * it joins the page (warns when it still lacks `endpoint` or `merchant` a little later), and with the `error` its
+   * routes answered: the attribute, or the handler's option, to fix.
+   */
+  merchantView(element: MerchantViewConfig, error?: unknown): void;
+}
+
+/** A merchant view's attributes the diagnostics read. */
+export interface MerchantViewConfig extends HTMLElement {
+  endpoint: string;
+  merchant: string;
 }
 
 /** The pay button's attributes the diagnostics read. */

@@ -10,6 +10,7 @@ import { parseWebUrl, PaykitError } from '@paykit/core/browser';
 import { latestRequest, type LatestRequest } from '../connect/latest-request.js';
 import { topAllowed } from '../framed/top-allowed.js';
 import type { ConnectButtonConfig, Diagnostics, PayButtonConfig } from './diagnostics-api.js';
+import { merchantView } from './merchant-view.development.js';
 
 /** How long `<paykit-return>` may wait for a framework to set its `endpoint` before the console is told. */
 export const RETURN_ENDPOINT_GRACE_MS = 2_000;
@@ -420,4 +421,5 @@ export const dev: Diagnostics | undefined = {
   dropInUnavailable,
   popupBlocked,
   framed,
+  merchantView,
 };

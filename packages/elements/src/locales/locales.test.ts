@@ -3,6 +3,7 @@ import '../connect-button/define.js';
 import '../pay-button/define.js';
 import type { PaykitPayButton } from '../pay-button/pay-button.js';
 import { registerMessages, text, type FramedMessages, type Messages } from '../messages.js';
+import { viewText } from '../merchant-view/view-messages.js';
 import './ar.js';
 import './fr.js';
 
@@ -49,7 +50,9 @@ describe('locales', () => {
   it("every locale translates every text, the framed pages' words included", () => {
     // Their English is in the framed chunk (framed/framed.ts), not in the table every page downloads.
     const framed: (keyof FramedMessages)[] = ['checkoutInTab', 'connectInTab', 'pressAgain', 'frameBlocked'];
-    const english = [...Object.keys(text()), ...framed];
+    // The merchant views' English is in their own modules (merchant-view/view-messages.ts).
+    const views = Object.keys(viewText(document.body)).filter((key) => !(key in text()));
+    const english = [...Object.keys(text()), ...framed, ...views];
     for (const lang of ['fr', 'ar']) {
       document.documentElement.lang = lang;
       const table = text() as Messages & Partial<FramedMessages>;
