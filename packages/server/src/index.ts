@@ -19,6 +19,7 @@ export type {
   EventContext,
   FactSource,
   HookContext,
+  MerchantViewAccess,
   PaykitHandlerOptions,
   WebhookSaltContext,
 } from './handler/options.js';

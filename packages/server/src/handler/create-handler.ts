@@ -9,8 +9,16 @@
  * | `GET {prefix}/payment-requests/{id}` | `<paykit-return>` | the status as the API confirms it |
  * | `POST {prefix}/webhooks` | the Payments API | checks the signature, confirms with the API, de-duplicates, calls `onEvent` |
  * | `POST {prefix}/oauth/callback` | `<paykit-return>` (platforms) | exchanges the code, keeps the connection |
+ * | `{prefix}/merchants/{merchant}/…` | the merchant-view elements (platforms with `merchantView`) | a connected merchant's connection, payments, refunds, payouts |
  */
-import { OAUTH_CALLBACK_PATH, PAYMENT_REQUESTS_PATH, PaykitError, parseWebUrl, WEBHOOKS_PATH } from '@paykit/core';
+import {
+  MERCHANTS_PATH,
+  OAUTH_CALLBACK_PATH,
+  PAYMENT_REQUESTS_PATH,
+  PaykitError,
+  parseWebUrl,
+  WEBHOOKS_PATH,
+} from '@paykit/core';
 import { createMerchantApi } from '../api/merchant-api.js';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from '../facts/reconcile.js';
 import { apiFailureOf } from '../api/transport.js';
@@ -26,6 +34,7 @@ import { factActor } from '../facts/act-once.js';
 import { merchantResolver } from './merchant-resolver.js';
 import type { PaykitHandlerOptions } from './options.js';
 import { assertSameSiteOrAllowed, assertServedOrigin, corsHeaders, originPolicy } from './origin-guard.js';
+import { merchantViewRoute } from './routes/merchant-view.js';
 import { oauthCallbackRoute } from './routes/oauth-callback.js';
 import { paymentStatusRoute } from './routes/payment-status.js';
 import { startCheckoutRoute } from './routes/start-checkout.js';
@@ -181,18 +190,30 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
   refuseMemoryEventStore(options);
   warnOfMemoryStores(options, logger);
   warnOfUnsignedWebhooks(options, logger);
-  const startCheckout = startCheckoutRoute(
-    merchants,
-    options,
-    limits,
-    options.idempotencyStore ?? new MemoryIdempotencyStore(),
-    logger,
-  );
+  if (options.merchantView && !options.platform) {
+    throw new PaykitError('validation_failed', '"merchantView" is a platform\'s hook: give "platform" with it', {
+      errors: [{ path: 'merchantView', message: 'needs "platform"' }],
+    });
+  }
+  // One store for every keyed route (checkouts, refunds): a key is held across instances when it is shared.
+  const idempotency = options.idempotencyStore ?? new MemoryIdempotencyStore();
+  const startCheckout = startCheckoutRoute(merchants, options, limits, idempotency, logger);
   // One store for every path that learns a fact (the webhooks, the shopper's return, reconcile): the hook runs once.
   const facts = factActor(options.eventStore ?? new MemoryEventStore(), options.onEvent, logger);
   const paymentStatus = paymentStatusRoute(merchants, facts, logger, options.platform !== undefined);
   const webhooks = webhooksRoute(merchants, options, facts, limits);
   const oauthCallback = options.platform && oauthCallbackRoute(options.platform, options, limits);
+  const merchantView =
+    options.platform &&
+    options.merchantView &&
+    merchantViewRoute({
+      platform: options.platform,
+      hook: options.merchantView.bind(options),
+      options,
+      limits,
+      idempotency,
+      logger,
+    });
   const sweep = (sweepOptions: ReconcileOptions) =>
     reconcile(
       {
@@ -227,6 +248,12 @@ function buildHandler(options: PaykitHandlerOptions): PaykitHandler {
       // replay tool, refused before the code could reach the token endpoint.
       assertSameSiteOrAllowed(exchange, origins, { requireOrigin: true });
       return oauthCallback(exchange);
+    }
+    // No hook, no route: a platform that did not say who may see its merchants serves none of them.
+    if (merchantView && path.startsWith(`${MERCHANTS_PATH}/`)) {
+      return merchantView(exchange, path.slice(MERCHANTS_PATH.length + 1), () =>
+        assertSameSiteOrAllowed(exchange, origins),
+      );
     }
     throw new PaykitError('not_found', 'There is no such paykit route');
   };

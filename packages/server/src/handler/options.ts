@@ -38,6 +38,17 @@ export interface WebhookSaltContext {
   businessId: string | undefined;
 }
 
+/** What the platform's `merchantView` hook allows one caller for one merchant. */
+export interface MerchantViewAccess {
+  /** May see the merchant's connection, payments and payouts. `false`: every merchant-view route is 403 `view_refused`. */
+  view: boolean;
+  /**
+   * May refund the merchant's payments (only with `view`). `false`: `POST …/refunds` is 403 `refund_refused` and the
+   * answers say `can_refund: false`.
+   */
+  refund: boolean;
+}
+
 /** Options of {@link createPaykitHandler}. */
 export interface PaykitHandlerOptions {
   /** The path the routes live under. Default `/paykit`. */
@@ -58,6 +69,28 @@ export interface PaykitHandlerOptions {
    * again.
    */
   onConnected?(connected: ConnectedBusiness, context: HookContext): void | Promise<void>;
+  /**
+   * A platform: who may see a connected merchant in the platform's own pages (`<paykit-connection>`,
+   * `<paykit-merchant-payments>`, `<paykit-merchant-payouts>`), and refund its payments. Given this, the handler
+   * serves the merchant-view routes under `{prefix}/merchants/{merchant}/` (core's `merchant-view-routes.ts`),
+   * which read with that merchant's own credentials; without it they do not exist (404, as any unknown route).
+   *
+   * It runs first on every such request, before any store read or API call: look the platform's user up from
+   * `context.request`'s cookies and answer whether that user manages `merchant` (a business id from the URL,
+   * which anyone can type). `view: false` is 403 `view_refused`; `refund: false` makes the refund route 403
+   * `refund_refused`. Throwing a `PaykitError` answers with it (`unauthorized` for no session, say); anything
+   * else, or an answer that is not two booleans, is a logged 500.
+   *
+   * @example
+   * ```ts
+   * merchantView: async (merchant, { request }) => {
+   *   const user = await sessions.userOf(request.headers.get('cookie'));
+   *   const role = user && (await db.roleOf(user.id, merchant));
+   *   return { view: role !== undefined, refund: role === 'owner' };
+   * },
+   * ```
+   */
+  merchantView?(merchant: string, context: HookContext): MerchantViewAccess | Promise<MerchantViewAccess>;
   /**
    * Turns what the shopper chose into the payment request to create. This is where the price is decided,
    * from the merchant's own catalogue or cart: the browser never sets it. Throw a `PaykitError` (say

@@ -1,0 +1,317 @@
+/**
+ * The merchant-view routes as a platform meets them (issue 38 item 4): a real handler on 127.0.0.1 over a platform
+ * whose merchant is connected by OAuth on a real sandbox, behind a counting proxy that sees every call the API
+ * receives. The platform's `merchantView` hook reads a cookie as the platform's session.
+ */
+import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
+import { startCountingProxy, type CountingProxy } from '@paykit/test-support/counting-proxy';
+import { call } from '@paykit/test-support/sandbox-calls';
+import { createBusiness, createUser, registerApp, type SandboxBusiness } from '@paykit/test-support/sandbox-control';
+import { approveOnSandbox } from '@paykit/test-support/sandbox-oauth';
+import type {
+  MerchantConnectionAnswer,
+  MerchantPaymentDetail,
+  MerchantPaymentsAnswer,
+  MerchantPayoutsAnswer,
+  MerchantRefundAnswer,
+} from '@paykit/core';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toNodeListener } from '../../adapters/node.js';
+import { createPlatform, type Platform } from '../../platform/platform.js';
+import { createPaykitHandler, type PaykitHandler } from '../create-handler.js';
+import type { MerchantViewAccess } from '../options.js';
+
+const REDIRECT = 'https://platform.example/connect/callback';
+const HOUR = 3_600;
+
+let sandbox: RunningSandbox;
+let proxy: CountingProxy;
+let app: { client_id: string; client_secret: string };
+let merchant: SandboxBusiness;
+let owner: string;
+let platform: Platform;
+let server: Server;
+let base: string;
+/** The hook's calls, by merchant. */
+const asked: string[] = [];
+
+/** The platform's sessions: a cookie names the user; the admin may refund, the clerk only look. */
+const ACCESS: Record<string, MerchantViewAccess> = {
+  admin: { view: true, refund: true },
+  clerk: { view: true, refund: false },
+};
+
+async function serve(handler: PaykitHandler): Promise<{ server: Server; url: string }> {
+  const listening = createServer((req, res) => toNodeListener(handler)(req, res));
+  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+  return { server: listening, url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}` };
+}
+
+function handlerOptions() {
+  return {
+    platform,
+    createPaymentRequest: () => {
+      throw new Error('not used here');
+    },
+  };
+}
+
+/** Connects the merchant by OAuth, as the return page's callback does. */
+async function connect(): Promise<void> {
+  const codeVerifier = randomBytes(32).toString('base64url');
+  const { code } = await approveOnSandbox(sandbox, {
+    userId: owner,
+    clientId: app.client_id,
+    redirectUri: REDIRECT,
+    scope: 'payments business:read',
+    state: 's',
+    businessId: merchant.id,
+    codeVerifier,
+  });
+  await platform.connectWithCode({ code, codeVerifier, redirectUri: REDIRECT });
+}
+
+/** A payment of `amount` on the merchant, paid through the sandbox's control API; answers its charge id. */
+async function paidPayment(amount = '20.00'): Promise<void> {
+  const request = await call(sandbox, 'POST', '/v1/payment-requests', {
+    apiKey: merchant.api_key,
+    json: { amount, currency: 'SGD', purpose: 'Order' },
+  });
+  expect(request.status, JSON.stringify(request.body)).toBe(200);
+  const paid = await call(sandbox, 'POST', `/_sandbox/payment-requests/${request.body.id}/pay`, {
+    json: { outcome: 'succeeded' },
+  });
+  expect(paid.status).toBe(200);
+}
+
+async function get<T>(path: string, who = 'admin'): Promise<{ status: number; body: T & { code?: string } }> {
+  const answer = await fetch(`${base}/paykit${path}`, { headers: { cookie: `who=${who}` } });
+  return { status: answer.status, body: (await answer.json()) as T & { code?: string } };
+}
+
+async function refund(
+  body: unknown,
+  key: string | null,
+  who = 'admin',
+): Promise<{ status: number; body: MerchantRefundAnswer & { code?: string; errors?: { path: string }[] } }> {
+  const answer = await fetch(`${base}/paykit/merchants/${merchant.id}/refunds`, {
+    method: 'POST',
+    headers: {
+      cookie: `who=${who}`,
+      origin: base,
+      'content-type': 'application/json',
+      ...(key === null ? {} : { 'idempotency-key': key }),
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, body: (await answer.json()) as never };
+}
+
+/** Every payment of the merchant through the route's pages, and the number of pages. */
+async function allPayments(): Promise<{ ids: string[]; pages: number }> {
+  const ids: string[] = [];
+  let next: string | undefined;
+  let pages = 0;
+  do {
+    const page = await get<MerchantPaymentsAnswer>(
+      `/merchants/${merchant.id}/payments${next ? `?cursor=${encodeURIComponent(next)}` : ''}`,
+    );
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    ids.push(...page.body.items.map((row) => row.id));
+    next = page.body.next;
+    pages += 1;
+  } while (next !== undefined && pages < 100);
+  return { ids, pages };
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, oauth: { accessTokenTtlSeconds: HOUR, refreshTokenTtlSeconds: 2 * HOUR } });
+  proxy = await startCountingProxy(sandbox.url);
+  app = await registerApp(sandbox, {
+    name: 'Acme Platform',
+    redirectUris: [REDIRECT],
+    scopes: ['business:read', 'payments'],
+  });
+  merchant = await createBusiness(sandbox, { name: 'Harbour Cafe' });
+  owner = (await createUser(sandbox, { email: 'owner@harbour.test', name: 'Hana', businessId: merchant.id })).id;
+  platform = createPlatform({
+    apiBaseUrl: proxy.url,
+    platformKey: sandbox.seed.platformKey,
+    oauth: { clientId: app.client_id, clientSecret: app.client_secret, redirectUris: [REDIRECT] },
+  });
+  const handler = createPaykitHandler({
+    ...handlerOptions(),
+    merchantView: (business, { request }) => {
+      asked.push(business);
+      const who = /(?:^|;\s*)who=([a-z]+)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? '';
+      return ACCESS[who] ?? { view: false, refund: false };
+    },
+  });
+  ({ server, url: base } = await serve(handler));
+  await connect();
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await proxy.close();
+  await sandbox.close();
+});
+
+describe('the merchant-view routes of a platform', () => {
+  it('do not exist without the merchantView hook (404, as any unknown route)', async () => {
+    const bare = await serve(createPaykitHandler(handlerOptions()));
+    try {
+      const answer = await fetch(`${bare.url}/paykit/merchants/${merchant.id}/connection`);
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toMatchObject({ code: 'not_found' });
+    } finally {
+      await new Promise((resolve) => bare.server.close(resolve));
+    }
+  });
+
+  it('refuse a caller the hook refuses with 403 view_refused, and a clerk refunding with refund_refused, with no API call', async () => {
+    const before = proxy.total();
+    for (const path of ['connection', 'payments', 'payments/ch_1', 'payouts']) {
+      const answer = await get(`/merchants/${merchant.id}/${path}`, 'stranger');
+      expect(answer.status).toBe(403);
+      expect(answer.body.code).toBe('view_refused');
+    }
+    const asStranger = await refund({ charge: 'ch_1', amount: '1.00' }, randomUUID(), 'stranger');
+    expect([asStranger.status, asStranger.body.code]).toEqual([403, 'view_refused']);
+    const asClerk = await refund({ charge: 'ch_1', amount: '1.00' }, randomUUID(), 'clerk');
+    expect([asClerk.status, asClerk.body.code]).toEqual([403, 'refund_refused']);
+    expect(proxy.total()).toBe(before);
+    expect(asked.at(-1)).toBe(merchant.id);
+
+    const clerkList = await get<MerchantPaymentsAnswer>(`/merchants/${merchant.id}/payments`, 'clerk');
+    expect(clerkList.status).toBe(200);
+    expect(clerkList.body.can_refund).toBe(false);
+  });
+
+  it('say when a merchant is not connected: the connection route answers not_connected, the reads 409', async () => {
+    const other = await createBusiness(sandbox, { name: 'Never Connected' });
+    const connection = await get<MerchantConnectionAnswer>(`/merchants/${other.id}/connection`);
+    expect(connection).toEqual({ status: 200, body: { merchant: other.id, state: 'not_connected' } });
+    for (const path of ['payments', 'payouts']) {
+      const answer = await get(`/merchants/${other.id}/${path}`);
+      expect(answer.status).toBe(409);
+      expect(answer.body.code).toBe('merchant_not_connected');
+    }
+    const connected = await get<MerchantConnectionAnswer>(`/merchants/${merchant.id}/connection`);
+    expect(connected.body).toMatchObject({
+      merchant: merchant.id,
+      state: 'connected',
+      business: { id: merchant.id, name: 'Harbour Cafe' },
+    });
+    expect(Date.parse(connected.body.connected_at!)).toBeGreaterThan(Date.now() - 600_000);
+  });
+
+  it('pages through 250 payments newest first, each once', async () => {
+    const started = performance.now();
+    for (let batch = 0; batch < 10; batch += 1) {
+      await Promise.all(Array.from({ length: 25 }, () => paidPayment()));
+    }
+    const made = performance.now() - started;
+    const charges = proxy.count('GET', '/v1/charges');
+    const { ids, pages } = await allPayments();
+    expect(ids).toHaveLength(250);
+    expect(new Set(ids).size).toBe(250);
+    const sandboxIds = [...sandbox.context.state.charges.values()]
+      .filter((charge) => charge.businessId === merchant.id)
+      .map((charge) => charge.id)
+      .reverse();
+    expect(ids).toEqual(sandboxIds);
+    // One API page per answer (25 charges each): 10 pages, 10 list calls.
+    expect(pages).toBe(10);
+    expect(proxy.count('GET', '/v1/charges') - charges).toBe(10);
+    // Made quickly through the control API: about 2.4 s for 250 on a loaded 2-core machine.
+    expect(made).toBeLessThan(60_000);
+
+    const bad = await get(`/merchants/${merchant.id}/payments?cursor=bm90LWEtY3Vyc29y`);
+    expect(bad.status).toBe(422);
+    expect(bad.body).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor' }] });
+  });
+
+  it('refunds a double click once: the same Idempotency-Key twice at once is one refund, confirmed from the API', async () => {
+    const { body } = await get<MerchantPaymentsAnswer>(`/merchants/${merchant.id}/payments`);
+    const charge = body.items[0]!;
+    expect(charge).toMatchObject({ amount: '20.00', currency: 'SGD', refunded: '0.00', refundable: '20.00' });
+    const refunds = proxy.count('POST', '/v1/refunds');
+    const key = randomUUID();
+    const [first, second] = await Promise.all([
+      refund({ charge: charge.id, amount: '5.00' }, key),
+      refund({ charge: charge.id, amount: '5.00' }, key),
+    ]);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(proxy.count('POST', '/v1/refunds') - refunds).toBe(1);
+    expect(first.body.refund).toMatchObject({ amount: '5.00', currency: 'SGD' });
+    expect(first.body.payment).toMatchObject({
+      id: charge.id,
+      status: 'partially_refunded',
+      refunded: '5.00',
+      refundable: '15.00',
+      can_refund: true,
+      refunds: [{ id: first.body.refund.id, amount: '5.00' }],
+    });
+    const detail = await get<MerchantPaymentDetail>(`/merchants/${merchant.id}/payments/${charge.id}`);
+    expect(detail.body.refunds).toHaveLength(1);
+  });
+
+  it('refuses a refund over what is left with a field error on amount, and one without a key, making none', async () => {
+    const { body } = await get<MerchantPaymentsAnswer>(`/merchants/${merchant.id}/payments`);
+    const charge = body.items[0]!;
+    expect(charge.refundable).toBe('15.00');
+    const refunds = proxy.count('POST', '/v1/refunds');
+    const over = await refund({ charge: charge.id, amount: '15.01' }, randomUUID());
+    expect(over.status).toBe(422);
+    expect(over.body).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'amount', message: 'must not exceed 15.00' }],
+    });
+    const tooPrecise = await refund({ charge: charge.id, amount: '1.005' }, randomUUID());
+    expect([tooPrecise.status, tooPrecise.body.errors?.[0]?.path]).toEqual([422, 'amount']);
+    const keyless = await refund({ charge: charge.id, amount: '1.00' }, null);
+    expect([keyless.status, keyless.body.code]).toEqual([400, 'idempotency_key_invalid']);
+    const badKey = await refund({ charge: charge.id, amount: '1.00' }, 'short');
+    expect([badKey.status, badKey.body.code]).toEqual([400, 'idempotency_key_invalid']);
+    expect(proxy.count('POST', '/v1/refunds')).toBe(refunds);
+    const after = await get<MerchantPaymentDetail>(`/merchants/${merchant.id}/payments/${charge.id}`);
+    expect(after.body).toMatchObject({ refunded: '5.00', refundable: '15.00' });
+  });
+
+  it('lists a payout of the balance, with its status', async () => {
+    const made = await call(sandbox, 'POST', '/_sandbox/payouts', { json: { business_id: merchant.id } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const answer = await get<MerchantPayoutsAnswer>(`/merchants/${merchant.id}/payouts`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    // The OAuth connection has no scope for transfers: payouts only.
+    expect(answer.body.items).toEqual([
+      expect.objectContaining({ id: made.body.id, kind: 'payout', status: 'scheduled', currency: 'SGD' }),
+    ]);
+  });
+
+  it('reads connect_again once the service no longer takes the connection, and connecting again restores the list', async () => {
+    // Past the access token's hour and the refresh token's two on the merchant's clock.
+    const moved = await call(sandbox, 'POST', `/_sandbox/businesses/${merchant.id}/clock/advance`, {
+      json: { seconds: 3 * HOUR },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const read = await get(`/merchants/${merchant.id}/payments`);
+    expect([read.status, read.body.code]).toEqual([409, 'merchant_connection_ended']);
+    const connection = await get<MerchantConnectionAnswer>(`/merchants/${merchant.id}/connection`);
+    expect(connection.body).toMatchObject({ merchant: merchant.id, state: 'connect_again' });
+    expect(connection.body.business).toBeUndefined();
+    const again = await get(`/merchants/${merchant.id}/payouts`);
+    expect([again.status, again.body.code]).toEqual([409, 'merchant_connection_ended']);
+
+    await connect();
+    const restored = await get<MerchantConnectionAnswer>(`/merchants/${merchant.id}/connection`);
+    expect(restored.body).toMatchObject({ state: 'connected', business: { id: merchant.id } });
+    const { ids } = await allPayments();
+    expect(ids).toHaveLength(250);
+  });
+});
