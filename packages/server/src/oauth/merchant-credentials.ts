@@ -43,6 +43,7 @@ export type LiveCredentials =
  * again" from "never connected". Reaches nobody: a call for the merchant fails as if nothing were kept.
  */
 export interface EndedConnection extends ConnectionFacts {
+  /** Says this entry reaches nobody. */
   kind: 'ended';
   /** When the connection was found dead, in milliseconds since the epoch. */
   endedAt: number;
