@@ -40,6 +40,7 @@ export const DIAGNOSTICS: readonly RegExp[] = [
   /is inside a frame/,
   /not a secure context/,
   /paykit never rounds a price/,
+  /merchantView hook of createPaykitHandler/,
 ];
 
 /**
@@ -57,6 +58,7 @@ export const LAZY_CHUNKS: Readonly<Record<string, string>> = {
   'confirm-return': 'return pages, when <paykit-return> starts its check',
   'handle-return': 'return pages, with the check above; a drop-in payment, on its confirmation',
   'create-checkout': 'pages with a pay button, as the button joins the page',
+  'refund-confirm': 'a merchant\'s payments, when a detail\'s "Refund…" is pressed',
 };
 
 /**
@@ -123,6 +125,26 @@ export const ENTRIES: readonly {
       /litHtmlVersions|litElementVersions/,
       ...DIAGNOSTICS,
     ],
+  },
+  // The merchant views (issue 38): a platform's pages only, each its own entry, none of it in paykit.js.
+  {
+    name: 'paykit: connection view alone (with its connect button)',
+    file: 'connection.ts',
+    budget: 12_000,
+    without: [tag('paykit-pay-button'), tag('paykit-return'), /\/payment-requests/, ...DIAGNOSTICS],
+    joins: ['start-connect'],
+  },
+  {
+    name: 'paykit: merchant payments view alone',
+    file: 'merchant-payments.ts',
+    budget: 12_000,
+    without: [tag('paykit-pay-button'), tag('paykit-connect-button'), tag('paykit-return'), ...DIAGNOSTICS],
+  },
+  {
+    name: 'paykit: merchant payouts view alone',
+    file: 'merchant-payouts.ts',
+    budget: 12_000,
+    without: [tag('paykit-pay-button'), tag('paykit-connect-button'), tag('paykit-return'), ...DIAGNOSTICS],
   },
   // Not budgeted: what a developer's dev server loads (paykit's diagnostics and Lit's dev mode).
   { name: 'development build: all elements (not budgeted)', file: 'all.ts', development: true },

@@ -34,3 +34,10 @@ export {
 } from './events.js';
 export type { CheckoutStarted, PaykitErrorDetail, PaymentStatus, ShopperChoice } from './types.js';
 export { registerMessages, text, type Messages } from './messages.js';
+// The merchant views: types only, so that `paykit.js` (this entry, all.ts) carries none of them; their classes and
+// tags come with `@paykit/elements/connection`, `/merchant-payments` and `/merchant-payouts`.
+export type { PaykitConnection } from './merchant-view/connection.js';
+export type { PaykitMerchantPayments } from './merchant-view/merchant-payments.js';
+export type { PaykitMerchantPayouts } from './merchant-view/merchant-payouts.js';
+export type { PaykitRefundCompletedEvent } from './merchant-view/view-events.js';
+export type { MerchantViewMessages } from './merchant-view/view-message-keys.js';
