@@ -7,6 +7,7 @@ import { startSandbox, type RunningSandbox } from '@paykit/sandbox';
 import { startCountingProxy, type CountingProxy } from '@paykit/test-support/counting-proxy';
 import { call } from '@paykit/test-support/sandbox-calls';
 import { createBusiness, createUser, registerApp, type SandboxBusiness } from '@paykit/test-support/sandbox-control';
+import { testDatabaseUrl, testTablePrefix } from '@paykit/test-support/postgres';
 import { approveOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import type {
   MerchantConnectionAnswer,
@@ -20,6 +21,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../adapters/node.js';
+import { createPostgresStores } from '../../postgres/create-postgres-stores.js';
 import { createPlatform, type Platform } from '../../platform/platform.js';
 import { createPaykitHandler, type PaykitHandler } from '../create-handler.js';
 import type { MerchantViewAccess } from '../options.js';
@@ -60,7 +62,7 @@ function handlerOptions() {
 }
 
 /** Connects the merchant by OAuth, as the return page's callback does. */
-async function connect(): Promise<void> {
+async function connect(to: Platform = platform): Promise<void> {
   const codeVerifier = randomBytes(32).toString('base64url');
   const { code } = await approveOnSandbox(sandbox, {
     userId: owner,
@@ -71,7 +73,7 @@ async function connect(): Promise<void> {
     businessId: merchant.id,
     codeVerifier,
   });
-  await platform.connectWithCode({ code, codeVerifier, redirectUri: REDIRECT });
+  await to.connectWithCode({ code, codeVerifier, redirectUri: REDIRECT });
 }
 
 /** A payment of `amount` on the merchant, paid through the sandbox's control API; answers its charge id. */
@@ -96,12 +98,13 @@ async function refund(
   body: unknown,
   key: string | null,
   who = 'admin',
+  at = base,
 ): Promise<{ status: number; body: MerchantRefundAnswer & { code?: string; errors?: { path: string }[] } }> {
-  const answer = await fetch(`${base}/paykit/merchants/${merchant.id}/refunds`, {
+  const answer = await fetch(`${at}/paykit/merchants/${merchant.id}/refunds`, {
     method: 'POST',
     headers: {
       cookie: `who=${who}`,
-      origin: base,
+      origin: at,
       'content-type': 'application/json',
       ...(key === null ? {} : { 'idempotency-key': key }),
     },
@@ -292,6 +295,50 @@ describe('the merchant-view routes of a platform', () => {
     expect(answer.body.items).toEqual([
       expect.objectContaining({ id: made.body.id, kind: 'payout', status: 'scheduled', currency: 'SGD' }),
     ]);
+  });
+
+  it('refunds a click sent to two instances on PostgreSQL once', async () => {
+    const [prefix, encryptionKey] = [testTablePrefix(), randomBytes(32)];
+    const open = () =>
+      createPostgresStores({ connectionString: testDatabaseUrl(), encryptionKey, tablePrefix: prefix });
+    const stores = [await open(), await open()];
+    const instances = await Promise.all(
+      stores.map(async (store) => {
+        const shared = createPlatform({
+          apiBaseUrl: proxy.url,
+          platformKey: sandbox.seed.platformKey,
+          oauth: { clientId: app.client_id, clientSecret: app.client_secret, redirectUris: [REDIRECT] },
+          store: store.connections,
+          tokenBudget: store.tokenBudget,
+          codeLedger: store.codes,
+        });
+        const handler = createPaykitHandler({
+          ...handlerOptions(),
+          platform: shared,
+          idempotencyStore: store.idempotency,
+          eventStore: store.events,
+          merchantView: () => ({ view: true, refund: true }),
+        });
+        return { platform: shared, ...(await serve(handler)) };
+      }),
+    );
+    try {
+      await connect(instances[0]!.platform);
+      const { body } = await get<MerchantPaymentsAnswer>(`/merchants/${merchant.id}/payments`);
+      const charge = body.items.find((row) => row.refunded === '0.00')!;
+      const refunds = proxy.count('POST', '/v1/refunds');
+      const key = randomUUID();
+      const answers = await Promise.all(
+        instances.map((instance) => refund({ charge: charge.id, amount: '2.50' }, key, 'admin', instance.url)),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+      expect(answers[1]!.body.refund.id).toBe(answers[0]!.body.refund.id);
+      expect(proxy.count('POST', '/v1/refunds') - refunds).toBe(1);
+      expect(answers[0]!.body.payment).toMatchObject({ refunded: '2.50', refundable: '17.50' });
+    } finally {
+      await Promise.all(instances.map((instance) => new Promise((resolve) => instance.server.close(resolve))));
+      await Promise.all(stores.map((store) => store.close()));
+    }
   });
 
   it('reads connect_again once the service no longer takes the connection, and connecting again restores the list', async () => {
