@@ -1,8 +1,8 @@
 /**
  * Every page a shopper, a merchant or a developer sees in the demo and the sandbox, each in a state worth
  * looking at: a pending and a completed checkout, the return page after a payment, the marketplace with a
- * connected merchant, the consent page, the connected apps, the API keys, the webhooks with an endpoint, a card
- * reader with a payment waiting, orders with one order. Made by walking the real flows once, in any engine's tab
+ * connected merchant, the consent page, the connected apps, the API keys, the webhooks with an endpoint, the clock
+ * after an advance with what happened on the way, a card reader with a payment waiting, orders with one order. Made by walking the real flows once, in any engine's tab
  * (./engine-browser.ts); the pages are then visited again by URL at every size and colour scheme a test wants, in
  * a tab signed in to the sandbox dashboard through its own page (`signIn`), as the walk's tab was.
  */
@@ -135,6 +135,27 @@ export async function prepareTour(demo: RunningDemo, tab: Tab): Promise<Tour> {
       { name: 'sandbox-connected-apps', url: `${sandbox}/dashboard/connected-apps` },
       { name: 'sandbox-api-keys', url: `${sandbox}/dashboard/api-keys` },
       { name: 'sandbox-webhooks', url: `${sandbox}/dashboard/webhooks` },
+      {
+        name: 'sandbox-clock',
+        url: `${sandbox}/dashboard/clock`,
+        // The page after "Advance" (30 days, the form's default): its status region and the table of what happened
+        // on the way, here a payment request made a moment before, expired. Each visit moves the clock 30 days more.
+        ready: async (tab) => {
+          accepted(
+            await call(demo.sandbox, 'POST', '/v1/payment-requests', {
+              apiKey: merchant?.apiKey,
+              json: { amount: 8.4, currency: merchant?.currency, expires_after: '30 mins' },
+            }),
+            "make a payment request to expire on the clock page's tour",
+          );
+          await tab.click(/^Advance$/);
+          await tab.waitForUrl((url) => url.pathname === '/dashboard/clock/advance', WALK_MS);
+          const caption = await tab.text('table caption');
+          if (!caption?.includes('What happened on the way')) {
+            throw new Error(`The clock page shows no table of what happened after Advance (caption: ${caption})`);
+          }
+        },
+      },
       { name: 'sandbox-terminal', url: terminal.body.url as string },
     ],
   };

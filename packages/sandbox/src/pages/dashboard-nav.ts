@@ -10,6 +10,7 @@ export const DASHBOARD_PAGES = [
   { path: DASHBOARD_HOME, label: 'Connected apps' },
   { path: '/dashboard/api-keys', label: 'API keys' },
   { path: '/dashboard/webhooks', label: 'Webhooks' },
+  { path: '/dashboard/clock', label: 'Clock and events' },
 ] as const;
 
 /** The path of one signed-in dashboard page. */

@@ -9,6 +9,7 @@ import { html } from 'hono/html';
 import type { SandboxContext } from '../context.js';
 import { approvableBusinesses } from '../oauth/authorize.js';
 import { SCOPE_WORDS } from '../oauth/scope-names.js';
+import { clockPages } from './clock-page.js';
 import { dashboardNav, signedInAs } from './dashboard-nav.js';
 import { developerPages } from './developers.js';
 import { page } from './layout.js';
@@ -161,6 +162,7 @@ export function dashboardPages(sandbox: SandboxContext) {
   });
 
   pages.route('/', developerPages(sandbox));
+  pages.route('/', clockPages(sandbox));
 
   return pages;
 }

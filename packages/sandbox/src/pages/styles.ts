@@ -54,7 +54,8 @@ legend { font-weight: 600; padding: 0; margin-bottom: .5rem; }
 .choice-text { display: flex; flex-direction: column; }
 .choice-hint { color: var(--muted); font-size: .875rem; }
 .field { display: flex; flex-direction: column; gap: .35rem; margin: 0 0 1rem; font-weight: 600; }
-input[type="email"], input[type="text"], input[type="url"], input[type="number"] { font: inherit; font-weight: 400; min-height: 44px; padding: .5rem .75rem;
+input[type="email"], input[type="text"], input[type="url"], input[type="number"], input[type="datetime-local"],
+select { font: inherit; font-weight: 400; min-height: 44px; padding: .5rem .75rem;
   border: 1px solid var(--muted); border-radius: 8px; background: var(--surface); color: var(--text); width: 100%; }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.25rem; }
 .actions > * { flex: 1 1 10rem; }
@@ -108,4 +109,13 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; padding: .5rem 
   background: var(--bg); border: 1px solid var(--line); }
 .attempts { margin: 0 0 .75rem; padding-left: 1.5rem; }
 .attempts li { overflow-wrap: anywhere; }
+/* The clock page: a number beside its unit, and the tables of what happened and what was delivered. */
+.field-row { display: flex; flex-wrap: wrap; gap: 0 .75rem; }
+.field-row > .field { flex: 1 1 9rem; }
+.table-scroll { overflow-x: auto; margin: .75rem 0 1rem; }
+table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+caption { text-align: left; font-weight: 600; padding: 0 0 .5rem; }
+th, td { text-align: left; vertical-align: top; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
+td, td code { overflow-wrap: break-word; }
+th { color: var(--muted); font-weight: 600; }
 `;

@@ -53,16 +53,7 @@ export function clockRoutes(sandbox: SandboxContext): Hono {
     const input = await controlBody(advanceBody, c.req.raw);
     const from = clocks.nowMs(business.id);
     const to = input.seconds === undefined ? Date.parse(input.to ?? '') : from + input.seconds * 1000;
-    if (to <= from) {
-      throw new PaykitError('validation_failed', `A clock only moves forward: ${input.to} is not after ${iso(from)}`, {
-        errors: [{ path: 'to', message: `must be after the business's now, ${iso(from)}` }],
-      });
-    }
-    if (to - from > MAX_SECONDS * 1000) {
-      throw new PaykitError('validation_failed', 'A clock moves at most ten years at a time', {
-        errors: [{ path: 'to', message: 'must be at most ten years after now' }],
-      });
-    }
+    checkAdvance(from, to, { field: 'to', given: input.to });
     const happened = await advanceClock(sandbox, business.id, to);
     return c.json({ business_id: business.id, from: iso(from), now: clocks.now(business.id).toISOString(), happened });
   });
@@ -71,3 +62,22 @@ export function clockRoutes(sandbox: SandboxContext): Hono {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Refuses an advance from `fromMs` to `toMs` that would not move the clock forward, or would move it more than ten
+ * years at once: 422 `validation_failed` whose error is on `field`. `given` is the target as it was written, for
+ * the message. The control route and the dashboard's clock page both check with it.
+ */
+export function checkAdvance(fromMs: number, toMs: number, where: { field: string; given?: string | undefined }): void {
+  if (!(toMs > fromMs)) {
+    const given = where.given ?? iso(toMs);
+    throw new PaykitError('validation_failed', `A clock only moves forward: ${given} is not after ${iso(fromMs)}`, {
+      errors: [{ path: where.field, message: `must be after the business's now, ${iso(fromMs)}` }],
+    });
+  }
+  if (toMs - fromMs > MAX_SECONDS * 1000) {
+    throw new PaykitError('validation_failed', 'A clock moves at most ten years at a time', {
+      errors: [{ path: where.field, message: 'must be at most ten years after now' }],
+    });
+  }
+}
