@@ -9,13 +9,14 @@
  * - `biz_cafe`: connected ("Harbour Cafe", SGD), 250 payments (100 a page), refundable by this caller, 3 payouts and
  *   2 transfers (a page of 3, then 2);
  * - `biz_yen`: connected ("Tokyo Tea", JPY), 2 payments, not refundable by this caller (`can_refund: false`; a refund
- *   is 403);
+ *   is 403 `refund_refused`);
  * - `biz_empty`: connected, nothing paid or paid out;
- * - `biz_expired`: `connect_again` (reads are 409 `conflict`); `biz_new`: `not_connected`;
- * - `biz_refused`: every route 403 `forbidden` (the platform's hook refuses the caller);
+ * - `biz_expired`: `connect_again` (reads are 409 `merchant_connection_ended`); `biz_new`: `not_connected` (409
+ *   `merchant_not_connected`);
+ * - `biz_refused`: every route 403 `view_refused` (the platform's hook refuses the caller);
  * - `biz_down`: every route 502 `api_unreachable`; any other: 404 `not_found`.
  *
- * Refunds (`POST /mv/merchants/{m}/refunds`) take 150 ms, are bounded by what is left to refund (422
+ * The codes are those of `@paykit/server`'s routes (81a07c6). Refunds (`POST /mv/merchants/{m}/refunds`) take 150 ms, are bounded by what is left to refund (422
  * `validation_failed`, a field error on `amount`), and answer a repeated `Idempotency-Key` with its first answer.
  * `GET /__test/merchant-view` reports `{ posts, keys }` (every refund POST and its key, in order);
  * `POST /__test/merchant-view/reset` forgets the refunds.
@@ -209,7 +210,7 @@ export async function merchantViewRoutes(ctx: KoaContext): Promise<boolean> {
   const merchantId = decodeURIComponent(id);
   const cursor = new URLSearchParams(ctx.querystring).get('cursor');
   if (merchantId === 'biz_refused')
-    return (send(ctx, 403, refusal('You may not see this merchant.', 'forbidden')), true);
+    return (send(ctx, 403, refusal('This account may not see this merchant', 'view_refused')), true);
   if (merchantId === 'biz_down')
     return (send(ctx, 502, refusal('The Payments API could not be reached.', 'api_unreachable')), true);
   if (view === 'connection') {
@@ -235,7 +236,17 @@ export async function merchantViewRoutes(ctx: KoaContext): Promise<boolean> {
     return (send(ctx, answer ? 200 : 404, answer ?? refusal('No such merchant.', 'not_found')), true);
   }
   if (merchantId === 'biz_expired' || merchantId === 'biz_new')
-    return (send(ctx, 409, refusal('This merchant is not connected.', 'conflict')), true);
+    return (
+      send(
+        ctx,
+        409,
+        refusal(
+          'The connection to this merchant ended',
+          merchantId === 'biz_new' ? 'merchant_not_connected' : 'merchant_connection_ended',
+        ),
+      ),
+      true
+    );
   const merchant = MERCHANTS[merchantId];
   if (!merchant) return (send(ctx, 404, refusal('No such merchant.', 'not_found')), true);
   const from = cursor ? Number(cursor.slice(1)) : 0;
@@ -284,7 +295,7 @@ export async function merchantViewRoutes(ctx: KoaContext): Promise<boolean> {
 }
 
 function refund(merchant: Merchant, input: { charge?: string; amount?: string }): [number, unknown] {
-  if (!merchant.canRefund) return [403, refusal('You may not refund for this merchant.', 'forbidden')];
+  if (!merchant.canRefund) return [403, refusal('This account may not refund for this merchant', 'refund_refused')];
   const payment = merchant.payments.find((one) => one.id === input.charge);
   if (!payment) return [404, refusal('No such payment.', 'not_found')];
   const row = paymentRow(merchant, payment);

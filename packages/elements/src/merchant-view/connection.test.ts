@@ -85,7 +85,7 @@ describe('<paykit-connection>', () => {
       detail = (await failed).detail;
     });
     expect(detail).to.deep.equal({
-      code: 'forbidden',
+      code: 'view_refused',
       message: "You don't have access to this merchant's account. Ask an administrator of the platform for access.",
     });
     await el!.updateComplete;

@@ -47,10 +47,10 @@ describe('<paykit-merchant-payouts>', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('a refused caller reads what to ask for, and paykit-error says forbidden', async () => {
+  it('a refused caller reads what to ask for, and paykit-error says view_refused', async () => {
     const failed = next<PaykitErrorEvent>(document, 'paykit-error');
     const el = await payouts('biz_refused');
-    expect((await failed).detail.code).to.equal('forbidden');
+    expect((await failed).detail.code).to.equal('view_refused');
     await stateIs(el, 'error');
     expect(shown(part(el, 'error'))).to.match(/^You don't have access to this merchant's account/);
     await expect(el).to.be.accessible();
