@@ -3,6 +3,7 @@
  * is a module global, so two sandboxes in one process (the tests start many) never share state.
  */
 import type { BusinessClocks } from './business-clocks.js';
+import type { Hono } from 'hono';
 import type { Faults } from './faults.js';
 import type { OAuthState } from './oauth/oauth-state.js';
 import type { RateLimit } from './oauth/rate-limit.js';
@@ -29,6 +30,12 @@ export interface SandboxContext {
    * policy in some browser shows up here, whatever drives that browser.
    */
   readonly cspReports: unknown[];
+  /**
+   * Builds the sandbox's HTTP app over a context (`createSandboxApp`): how a part that calls the API in process
+   * (the trigger's fresh objects, over a muted copy of this context) reaches it without importing `app.ts`, which
+   * imports every part.
+   */
+  readonly createApp: (context: SandboxContext) => Hono;
   /** The origin the sandbox is reachable at, e.g. `http://127.0.0.1:4010` (checkout URLs start with it). */
   readonly publicUrl: () => string;
 }

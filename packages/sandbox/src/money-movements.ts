@@ -12,7 +12,7 @@ import type { WebhookEventType } from '@paykit/core';
 import { isoWithOffset, isoWithoutOffset } from './clock.js';
 import type { SandboxContext } from './context.js';
 import type { ResourceOf } from './resources.js';
-import type { Happening, ScheduledWork } from './timeline.js';
+import type { Happening, ScheduledWork } from './scheduled-work.js';
 import { sendEvent } from './webhooks/send.js';
 
 const DAY_MS = 86_400_000;

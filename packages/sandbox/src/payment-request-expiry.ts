@@ -9,7 +9,7 @@
 import { isoWithOffset } from './clock.js';
 import type { SandboxContext } from './context.js';
 import type { PaymentRequestRecord } from './state.js';
-import type { ScheduledWork } from './timeline.js';
+import type { ScheduledWork } from './scheduled-work.js';
 
 /** When the request stops being payable, epoch ms; undefined when it has no expiry. */
 export function expiresAt(request: PaymentRequestRecord): number | undefined {

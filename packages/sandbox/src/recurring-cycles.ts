@@ -20,7 +20,7 @@ import type { SandboxContext } from './context.js';
 import { chargeRecurringBilling } from './recurring-billing-charge.js';
 import type { RecurringBillingJson } from './recurring-billing.js';
 import type { BillingSchedule } from './state.js';
-import type { Happening, ScheduledWork } from './timeline.js';
+import type { Happening, ScheduledWork } from './scheduled-work.js';
 import { sendRecordUpdated } from './webhooks/recurring-billing-events.js';
 
 const SINGAPORE_OFFSET_MS = 8 * 3_600_000;

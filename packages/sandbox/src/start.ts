@@ -86,6 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     cspReports: [],
     tokenRateLimit: new RateLimit(options.oauth?.tokenRequestsPerMinute ?? 90, 60_000),
     publicUrl: () => url,
+    createApp: createSandboxApp,
   };
   context.state.ledger.useClock((businessId) => clocks.now(businessId));
   const app = createSandboxApp(context);

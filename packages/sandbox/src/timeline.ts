@@ -11,26 +11,7 @@ import type { SandboxContext } from './context.js';
 import { paymentRequestExpiry } from './payment-request-expiry.js';
 import { recurringCycles } from './recurring-cycles.js';
 import { payoutSchedule, transferSchedule } from './money-movements.js';
-
-/** One thing that happened while a clock moved, as the advance answers it. */
-export interface Happening {
-  /** When it happened, on the business's clock (ISO 8601 with offset, as the API's stamps). */
-  at: string;
-  /** What happened: `charge.succeeded`, `charge.failed`, `payment_request.expired`, `transfer.paid`, … */
-  type: string;
-  /** The object it happened to. */
-  object_id: string;
-  /** One line for a person. */
-  summary: string;
-}
-
-/** A kind of work that falls due on a business's clock. */
-export interface ScheduledWork {
-  /** The earliest instant (epoch ms on the business's clock) something of this kind falls due, if any. */
-  nextDue(sandbox: SandboxContext, businessId: string): number | undefined;
-  /** Does everything of this kind due at or before `atMs`, oldest first; answers what happened. */
-  runDue(sandbox: SandboxContext, businessId: string, atMs: number): Promise<Happening[]> | Happening[];
-}
+import type { Happening, ScheduledWork } from './scheduled-work.js';
 
 /** In this order at one instant: a request expires before a cycle bills, retries go last. */
 const WORK: readonly ScheduledWork[] = [

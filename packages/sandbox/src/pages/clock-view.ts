@@ -7,7 +7,7 @@
 import { webhookEventTypes } from '@paykit/core';
 import { html } from 'hono/html';
 import type { Business } from '../state.js';
-import type { Happening } from '../timeline.js';
+import type { Happening } from '../scheduled-work.js';
 import type { WebhookDelivery } from '../webhooks/dispatcher.js';
 import type { TriggerAnswer } from '../webhooks/trigger.js';
 import { fieldError, invalidAttributes, type FieldErrors } from './field-errors.js';

@@ -6,7 +6,6 @@
  * entries and dates, and the receiver gets the one event it asked for, not every event of the way there.
  */
 import { PaykitError, type WebhookEventObject, type WebhookEventType } from '@paykit/core';
-import { createSandboxApp } from '../app.js';
 import type { SandboxContext } from '../context.js';
 import { Faults } from '../faults.js';
 import { saveCard } from '../recurring-billing.js';
@@ -118,12 +117,12 @@ class MutedDispatcher extends WebhookDispatcher {
 }
 
 /** The sandbox's app over the same state and clocks, but with its webhooks muted and no armed fault in the way. */
-const mutedApps = new WeakMap<SandboxContext, ReturnType<typeof createSandboxApp>>();
+const mutedApps = new WeakMap<SandboxContext, ReturnType<SandboxContext['createApp']>>();
 
-function mutedApp(sandbox: SandboxContext): ReturnType<typeof createSandboxApp> {
+function mutedApp(sandbox: SandboxContext): ReturnType<SandboxContext['createApp']> {
   let app = mutedApps.get(sandbox);
   if (!app) {
-    app = createSandboxApp({ ...sandbox, webhooks: new MutedDispatcher(), faults: new Faults() });
+    app = sandbox.createApp({ ...sandbox, webhooks: new MutedDispatcher(), faults: new Faults() });
     mutedApps.set(sandbox, app);
   }
   return app;

@@ -9,7 +9,8 @@ import { PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import type { SandboxContext } from '../../context.js';
-import { advanceClock, type Happening } from '../../timeline.js';
+import type { Happening } from '../../scheduled-work.js';
+import { advanceClock } from '../../timeline.js';
 import { businessOf } from './businesses.js';
 import { controlBody } from './body.js';
 
