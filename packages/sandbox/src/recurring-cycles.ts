@@ -131,8 +131,13 @@ function chargeCycle(
 /** A record's cycle as one comparable text: `monthly`, `custom 2 week`. */
 function cycleKey(record: RecurringBillingJson): string {
   return record.cycle === 'custom'
-    ? `custom ${String(record.cycle_repeat ?? 1)} ${String(record.cycle_frequency ?? 'month')}`
-    : String(record.cycle);
+    ? `custom ${textOf(record.cycle_repeat, '1')} ${textOf(record.cycle_frequency, 'month')}`
+    : textOf(record.cycle, 'monthly');
+}
+
+/** A stored field as text (the record's JSON types its cycle fields loosely), or `fallback`. */
+function textOf(value: unknown, fallback: string): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
 }
 
 /** The `n`th cycle date after `anchorAt` (the 0th is the anchor itself), in Singapore's calendar. */

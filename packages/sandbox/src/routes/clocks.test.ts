@@ -130,10 +130,7 @@ describe('subscriptions on the clock', () => {
   it('12 months of a monthly plan: 12 charges, 12 signed notifications and 12 signed events, in order', async () => {
     await listen(['charge.created']);
     const id = await subscription('4242 4242 4242 4242', { times_to_be_charged: '24' });
-    const started = performance.now();
     const moved = await advance({ seconds: 365 * DAY });
-    // The issue's figure (under 2 s), printed for the closing note rather than asserted: timings are not tests.
-    console.info(`12 monthly cycles and their 24 deliveries: ${Math.round(performance.now() - started)} ms`);
     const charges = moved.happened.filter((event) => event.type === 'charge.succeeded');
     expect(charges).toHaveLength(12);
     expect(charges.map((c) => c.at)).toEqual([...charges.map((c) => c.at)].sort());
