@@ -143,6 +143,10 @@ export async function startPlatformDemo(
       connected.set(business.businessId, business);
       save();
     },
+    // Who may see a merchant's payments and payouts on the marketplace page, and refund them. The demo has no
+    // staff sign-in, so everyone on the page may: a real platform reads its session from `request`'s cookie here
+    // and answers for that user and that merchant.
+    merchantView: () => ({ view: true, refund: true }),
     createPaymentRequest: () => ({
       amount: SERVICE.amount,
       currency: SERVICE.currency,
@@ -161,6 +165,18 @@ export async function startPlatformDemo(
   }
   save();
   await file?.flush(); // on disk before the demo says it is ready
+
+  /**
+   * What the marketplace shows a connected merchant, in three tags talking to its handler: the connection (with
+   * "Connect again" when it ended), the payments with refunds, the payouts.
+   */
+  const merchantViews = (businessId: string) => {
+    const common = `endpoint="/platform/paykit" merchant="${escape(businessId)}"`;
+    return `<paykit-connection ${common} client-id="${escape(app.client_id!)}" redirect-uri="${escape(redirectUri)}"
+            scope="payments business:read" dashboard-url="${escape(sandbox.url)}"></paykit-connection>
+          <paykit-merchant-payments ${common}></paykit-merchant-payments>
+          <paykit-merchant-payouts ${common}></paykit-merchant-payouts>`;
+  };
 
   return {
     handler,
@@ -211,10 +227,13 @@ export async function startPlatformDemo(
           <ul class="payments">${payments
             .map((p) => `<li>${escape(formatPrice(p.amount, p.currency))}: ${escape(p.status)}</li>`)
             .join('')}</ul>
+          ${merchantViews(businessId)}
         </article>`,
                 )
                 .join('')
         }`,
+        // The platform's own bundle (demo/examples/platform): the elements and the merchant views, one Lit.
+        '/assets/examples/platform.js',
       );
     },
     onboardingPage: () =>

@@ -1,6 +1,7 @@
 /**
- * Builds the framework examples (`/react`, `/vue`) as an app's bundler would: `@paykit/elements` from npm-style
- * imports, React and Vue bundled in. Output: `demo/dist/examples/{react,vue}.js`, loaded by the demo's pages.
+ * Builds the framework examples (`/react`, `/vue`) and the marketplace's page (with its merchant views) as an app's bundler would:
+ * `@paykit/elements` from npm-style imports, React and Vue bundled in. Output:
+ * `demo/dist/examples/{react,vue,platform}.js`, loaded by the demo's pages.
  */
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vite';
@@ -14,7 +15,11 @@ export default defineConfig({
     target: 'es2022',
     modulePreload: false,
     rolldownOptions: {
-      input: { react: 'examples/react/main.tsx', vue: 'examples/vue/main.ts' },
+      input: {
+        react: 'examples/react/main.tsx',
+        vue: 'examples/vue/main.ts',
+        platform: 'examples/platform/main.ts',
+      },
       // The React wrappers start with "use client" (for React Server Components, such as Next.js's App Router): a
       // bundle that runs in the browser only has nothing to keep it for, and says so for each file.
       onwarn(warning, warn) {

@@ -28,6 +28,26 @@ export interface Tour {
   signIn(tab: Tab): Promise<void>;
 }
 
+/**
+ * Waits until the marketplace's merchant views have each answered from the platform's handler: the connection
+ * says `connected` and the payments and payouts show their rows (or their empty state: the demo's merchant may not
+ * have been paid yet), so that axe reads the page as a merchant's staff sees it.
+ */
+const merchantViewsSettled = async (tab: Tab) => {
+  const deadline = Date.now() + 15_000;
+  const states = () =>
+    tab.run<string>(
+      `() => ['paykit-connection', 'paykit-merchant-payments', 'paykit-merchant-payouts']
+        .map((tag) => document.querySelector(tag)?.shadowRoot?.querySelector('[part~="base"]')?.getAttribute('data-state') ?? 'absent')
+        .join(' ')`,
+    );
+  const settled = /^connected (ready|empty) (ready|empty)$/;
+  for (let now = await states(); !settled.test(now); now = await states()) {
+    if (Date.now() > deadline) throw new Error(`Waited 15 s for the merchant views to answer (they are ${now})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
 /** `<paykit-return>` has left its "checking" state. */
 const returnSettled = async (tab: Tab) => {
   const deadline = Date.now() + 15_000;
@@ -120,7 +140,7 @@ export async function prepareTour(demo: RunningDemo, tab: Tab): Promise<Tour> {
       { name: 'demo-product', url: `${demo.url}/products/sku-map` },
       { name: 'demo-return', url: returnUrl, ready: returnSettled },
       { name: 'demo-orders', url: `${demo.url}/orders` },
-      { name: 'demo-platform', url: `${demo.url}/platform` },
+      { name: 'demo-platform', url: `${demo.url}/platform`, ready: merchantViewsSettled },
       { name: 'demo-onboarding', url: `${demo.url}/platform/onboarding` },
       { name: 'demo-themes', url: `${demo.url}/themes` },
       { name: 'demo-react', url: `${demo.url}/react` },
