@@ -2,11 +2,12 @@
  * `pnpm bench`: prints every figure of BENCHMARKS.md beside its budget. Byte budgets are enforced (exit code 1
  * when one is broken); time figures are reported, never asserted.
  *
- * `pnpm bench [--only sizes|browser|handler|runtimes|refresh|drivers|instances|outage] [--seconds N]`
+ * `pnpm bench [--only sizes|browser|handler|runtimes|refresh|clock|drivers|instances|outage] [--seconds N]`
  */
 import { parseArgs } from 'node:util';
 import { measureBrowserTimings } from './browser-timing.js';
 import { measureBundles } from './bundle-sizes.js';
+import { measureClockAdvance } from './clock-advance.js';
 import { measureHandlerThroughput, type LoadFigures } from './handler-throughput.js';
 import { measureInstances } from './instances.js';
 import { measureRuntimes } from './runtime-throughput.js';
@@ -111,6 +112,16 @@ if (wanted('refresh')) {
     `callers ${figures.callers}, token endpoint requests ${figures.tokenRequests} (goal 1), API requests ${figures.apiRequests}, ${figures.elapsedMs.toFixed(0)} ms`,
   );
   if (figures.tokenRequests !== 1) failed = true;
+}
+
+if (wanted('clock')) {
+  console.log('\n## Sandbox clock: a year of a monthly plan (12 charges, 24 signed deliveries to 127.0.0.1), 5 runs');
+  const figures = await measureClockAdvance(5);
+  const sorted = [...figures.ms].sort((a, b) => a - b);
+  console.log(
+    `advance 365 days: median ${sorted[2]!.toFixed(0)} ms, slowest ${sorted[4]!.toFixed(0)} ms (goal under 2,000); ` +
+      `${figures.charges} charges and ${figures.deliveries} deliveries in all`,
+  );
 }
 
 if (wanted('drivers')) {
