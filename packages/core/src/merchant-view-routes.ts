@@ -12,8 +12,8 @@
  * | route | caller | answers |
  * |---|---|---|
  * | `GET {prefix}/merchants/{merchant}/connection` | `<paykit-connection>` | {@link MerchantConnectionAnswer} |
- * | `GET {prefix}/merchants/{merchant}/payments[?cursor=]` | `<paykit-merchant-payments>` | {@link MerchantPaymentsAnswer} |
- * | `GET {prefix}/merchants/{merchant}/payments/{charge}` | `<paykit-merchant-payments>` (a row's detail) | {@link MerchantPaymentDetail} |
+ * | `GET {prefix}/merchants/{merchant}/payments[?cursor=]` | `<paykit-merchant-payments>` | {@link MerchantPaymentsAnswer}: charges and uncharged payment requests, merged |
+ * | `GET {prefix}/merchants/{merchant}/payments/{charge}` | `<paykit-merchant-payments>` (a charge row's detail) | {@link MerchantPaymentDetail} |
  * | `POST {prefix}/merchants/{merchant}/refunds` {@link MerchantRefundRequest}, `Idempotency-Key` | `<paykit-merchant-payments>` | {@link MerchantRefundAnswer} |
  * | `GET {prefix}/merchants/{merchant}/payouts[?cursor=]` | `<paykit-merchant-payouts>` | {@link MerchantPayoutsAnswer} |
  */
@@ -63,19 +63,35 @@ export interface MerchantMoney {
   currency: string;
 }
 
-/** One payment of a merchant: a charge (a payment made), newest first. */
+/**
+ * What a row of the payments list is:
+ * - `charge`: a payment made, paid or failed (`GET /v1/charges`);
+ * - `payment_request`: a payment request nothing has charged (`GET /v1/payment-requests`, status `pending`,
+ *   `expired` or `canceled`). A completed or failed request is listed as its charge, not again as a request.
+ *
+ * A request row has no refunds (`refunded` and `refundable` are zero), no method, and no detail route: the element
+ * shows what the row has. Its checkout URL is never sent to the view.
+ */
+export type MerchantPaymentKind = 'charge' | 'payment_request';
+
+/** One payment of a merchant: a charge, or a payment request not charged (see {@link MerchantPaymentKind}), newest first. */
 export interface MerchantPaymentRow extends MerchantMoney {
-  /** The charge's id. */
+  /** The charge's id, or the payment request's for a `payment_request` row. */
   id: string;
-  /** The API's charge status (`succeeded`, `failed`, `refunded`, `partially_refunded`, …), as text. */
+  /** A charge, or a payment request nothing has charged. An element reading an answer without it takes a charge. */
+  kind: MerchantPaymentKind;
+  /**
+   * The API's status, as text: a charge's (`succeeded`, `failed`, `refunded`, `partially_refunded`, …), or a
+   * request's (`pending`, `expired`, `canceled`).
+   */
   status: string;
-  /** The payment method's code (`card`, `paynow_online`, …), when the API names one. */
+  /** The payment method's code (`card`, `paynow_online`, …), when the API names one (a charge's, never a request's). */
   method?: string;
-  /** The payment request it paid, when it paid one. */
+  /** The payment request a charge paid, when it paid one. */
   payment_request?: string;
   /** What the merchant wrote (the request's purpose), when there is one. */
   description?: string;
-  /** ISO 8601. */
+  /** ISO 8601 (a request's, which the API writes without an offset, in UTC with `Z`). */
   created_at: string;
   /** Refunded so far, in the payment's currency (`0.00` when nothing). */
   refunded: string;
@@ -101,7 +117,7 @@ export interface MerchantRefundRow extends MerchantMoney {
   created_at: string;
 }
 
-/** What `GET …/payments/{charge}` answers: the row and its refunds, oldest first. */
+/** What `GET …/payments/{charge}` answers: the charge's row (`kind: 'charge'`) and its refunds, oldest first. */
 export interface MerchantPaymentDetail extends MerchantPaymentRow {
   refunds: MerchantRefundRow[];
   can_refund: boolean;

@@ -10,6 +10,8 @@
  *   2 transfers (a page of 3, then 2);
  * - `biz_yen`: connected ("Tokyo Tea", JPY), 2 payments, not refundable by this caller (`can_refund: false`; a refund
  *   is 403 `refund_refused`);
+ * - `biz_shop`: connected ("Lantern Books", SGD), 2 payments and 3 payment requests nothing charged (pending, expired,
+ *   canceled: `kind: 'payment_request'`, nothing refundable) among them, newest first, refundable by this caller;
  * - `biz_empty`: connected, nothing paid or paid out;
  * - `biz_expired`: `connect_again` (reads are 409 `merchant_connection_ended`); `biz_new`: `not_connected` (409
  *   `merchant_not_connected`);
@@ -49,6 +51,8 @@ interface Merchant {
   currency: string;
   digits: number;
   payments: { id: string; minor: number; created_at: string; method?: string; description?: string }[];
+  /** Payment requests nothing charged, as the server's rows; merged with the payments by `created_at`. */
+  requests?: MerchantPaymentRow[];
   payouts: MerchantPayoutRow[];
   canRefund: boolean;
 }
@@ -131,6 +135,34 @@ const MERCHANTS: Record<string, Merchant> = {
     ],
     payouts: [],
   },
+  biz_shop: {
+    name: 'Lantern Books',
+    currency: 'SGD',
+    digits: 2,
+    canRefund: true,
+    payments: [
+      { id: 'ch_s2', minor: 4200, created_at: day(3), method: 'card', description: 'Atlas' },
+      { id: 'ch_s1', minor: 1500, created_at: day(9), method: 'paynow_online' },
+    ],
+    requests: (
+      [
+        ['pr_s3', 'pending', 1, 'Poetry set'],
+        ['pr_s2', 'expired', 5, undefined],
+        ['pr_s1', 'canceled', 12, 'Maps'],
+      ] as const
+    ).map(([id, status, hours, description]) => ({
+      id,
+      kind: 'payment_request' as const,
+      amount: '25.00',
+      currency: 'SGD',
+      status,
+      ...(description ? { description } : {}),
+      created_at: day(hours),
+      refunded: '0.00',
+      refundable: '0.00',
+    })),
+    payouts: [],
+  },
   biz_empty: { name: 'Quiet Books', currency: 'SGD', digits: 2, canRefund: true, payments: [], payouts: [] },
 };
 
@@ -158,6 +190,7 @@ function paymentRow(merchant: Merchant, payment: Merchant['payments'][number]): 
   const refunded = made.reduce((sum, refund) => sum + minorOf(refund.amount, merchant.digits)!, 0);
   return {
     id: payment.id,
+    kind: 'charge',
     amount: decimal(payment.minor, merchant.digits),
     currency: merchant.currency,
     status: refunded === 0 ? 'succeeded' : refunded === payment.minor ? 'refunded' : 'partially_refunded',
@@ -266,9 +299,11 @@ export async function merchantViewRoutes(ctx: KoaContext): Promise<boolean> {
     );
   }
   if (view === 'payments' && ctx.method === 'GET') {
-    const next = from + PAGE < merchant.payments.length ? `p${from + PAGE}` : undefined;
+    const rows = [...merchant.payments.map((payment) => paymentRow(merchant, payment)), ...(merchant.requests ?? [])];
+    rows.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    const next = from + PAGE < rows.length ? `p${from + PAGE}` : undefined;
     const answer: MerchantPaymentsAnswer = {
-      items: merchant.payments.slice(from, from + PAGE).map((payment) => paymentRow(merchant, payment)),
+      items: rows.slice(from, from + PAGE),
       can_refund: merchant.canRefund,
       ...(next ? { next } : {}),
     };

@@ -10,6 +10,7 @@ import {
   stateIs,
 } from '../../test-support/merchant-view-client.js';
 import '../locales/ar.js';
+import '../locales/fr.js';
 import type { PaykitMerchantPayments } from './merchant-payments.js';
 import './define-merchant-payments.js';
 import type { PaykitRefundCompletedEvent } from './view-events.js';
@@ -93,6 +94,67 @@ describe('<paykit-merchant-payments>', () => {
     const detail = await openDetail(el, 'ch_y1');
     expect(shown(detail)).to.contain('Left to refund: ¥98,000');
     expect(part(el, 'refund-open')).to.equal(null);
+  });
+
+  it('lists the payment requests nothing charged among the charges: their status, no refund, a detail without a request', async () => {
+    const el = await payments('biz_shop');
+    await stateIs(el, 'ready');
+    expect(rowIds(el)).to.deep.equal(['pr_s3', 'ch_s2', 'pr_s2', 'ch_s1', 'pr_s1']);
+    expect(parts(el, 'row').map((row) => row.dataset.kind)).to.deep.equal([
+      'payment_request',
+      'charge',
+      'payment_request',
+      'charge',
+      'payment_request',
+    ]);
+    expect(parts(el, 'row').map((row) => cells(row)[2])).to.deep.equal([
+      'Pending',
+      'Succeeded',
+      'Expired',
+      'Succeeded',
+      'Canceled',
+    ]);
+    expect(cells(parts(el, 'row')[0]!).slice(1)).to.deep.equal(['SGD 25.00', 'Pending', '', 'Poetry set', 'Details']);
+    const seen: string[] = [];
+    const real = window.fetch;
+    window.fetch = (input, init) => (
+      seen.push(String(input instanceof Request ? input.url : input)),
+      real(input, init)
+    );
+    const button = parts(el, 'row')[2]!.querySelector<HTMLButtonElement>('[part=details]')!;
+    button.click();
+    await el.updateComplete;
+    const detail = part(el, 'detail')!;
+    expect(shown(detail)).to.equal('Payment request pr_s2: nothing has been paid, so there is nothing to refund.');
+    expect(button.getAttribute('aria-expanded')).to.equal('true');
+    expect(part(el, 'refund-open')).to.equal(null);
+    await expect(el).to.be.accessible();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    button.click();
+    await el.updateComplete;
+    expect(part(el, 'detail')).to.equal(null);
+    // A charge's detail is still read from the server.
+    const charge = await openDetail(el, 'ch_s2').finally(() => (window.fetch = real));
+    expect(seen).to.have.length(1);
+    expect(seen[0]).to.match(/\/mv\/merchants\/biz_shop\/payments\/ch_s2$/);
+    expect(shown(charge)).to.contain('Left to refund: SGD 42.00');
+  });
+
+  it("says a payment request's status in French and Arabic", async () => {
+    for (const [lang, words] of [
+      ['fr', ['En attente', 'Expiré', 'Annulé']],
+      ['ar', ['قيد الانتظار', 'منتهية الصلاحية', 'ملغاة']],
+    ] as const) {
+      const wrapper = await fixture(
+        html`<div lang=${lang}>
+          <paykit-merchant-payments endpoint="/mv" merchant="biz_shop"></paykit-merchant-payments>
+        </div>`,
+      );
+      const el = wrapper.firstElementChild as PaykitMerchantPayments;
+      await stateIs(el, 'ready');
+      const requests = parts(el, 'row').filter((row) => row.dataset.kind === 'payment_request');
+      expect(requests.map((row) => cells(row)[2])).to.deep.equal([...words]);
+    }
   });
 
   it('a row opens its detail (its refunds), and closes it again', async () => {

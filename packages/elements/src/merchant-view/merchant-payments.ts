@@ -14,18 +14,21 @@ import { PaykitRefundCompletedEvent } from './view-events.js';
 import { failureWords, fill, statusWords } from './view-messages.js';
 
 /**
- * A connected merchant's payments (the charges, newest first), in a table: date, amount in the currency's own digits,
+ * A connected merchant's payments (the charges, and the payment requests nothing charged: pending, expired or
+ * canceled; newest first), in a table: date, amount in the currency's own digits,
  * status, method and description, 100 a page with "Load more". A row's "Details" opens its detail below it: what was
  * refunded (each refund) and what is left to refund, as the API reads them. When the platform's `merchantView` hook
  * lets this caller refund (`can_refund`) and something is left, "Refund…" opens a confirmation (a lazy chunk): the
  * amount, the whole or less, then one request with an `Idempotency-Key`; the result shown is the server's answer.
+ * A payment request's row (`kind: 'payment_request'`) has no refund, and its "Details" says so without a request:
+ * what there is to show is in the row.
  *
  * @tag paykit-merchant-payments
  * @fires paykit-refund-completed - The backend made a confirmed refund. `detail`: `{ refund, payment }`, its answer (the payment's new `refunded` and `refundable`).
  * @fires paykit-error - The payments could not be read (refused, not found, not connected, the service down), or a refund was refused or failed. `detail`: `{ code, message }`.
  * @csspart base - The box; its `data-state` is `loading`, `ready`, `empty` or `error`.
  * @csspart table - The payments' table (`<caption>`, a column header per column, the date as each row's header).
- * @csspart row - A payment's row (`data-id`: the charge's id).
+ * @csspart row - A payment's row (`data-id`: the charge's id, or the payment request's; `data-kind`: `charge` or `payment_request`).
  * @csspart details - A row's "Details" button (`aria-expanded`).
  * @csspart detail - The row under a payment with its detail.
  * @csspart refund-open - The "Refund…" button of a detail.
@@ -107,7 +110,7 @@ export class PaykitMerchantPayments extends PagedView<MerchantPaymentRow> implem
   private _row(row: MerchantPaymentRow, index: number, lang: string) {
     const words = this.words;
     const open = this._open === row.id;
-    return html`<tr part="row" data-id=${row.id}>
+    return html`<tr part="row" data-id=${row.id} data-kind=${row.kind ?? 'charge'}>
         <th scope="row">${formatDate(row.created_at, lang)}</th>
         <td data-num>${formatMoney(row, lang)}</td>
         <td>${statusWords(words, row.status)}</td>
@@ -118,7 +121,7 @@ export class PaykitMerchantPayments extends PagedView<MerchantPaymentRow> implem
             part="details"
             aria-expanded=${open}
             aria-controls=${`detail-${index}`}
-            @click=${() => this._toggle(row.id)}
+            @click=${() => this._toggle(row)}
           >
             ${words.details}
           </button>
@@ -127,7 +130,9 @@ export class PaykitMerchantPayments extends PagedView<MerchantPaymentRow> implem
       ${
         open
           ? html`<tr part="detail" id=${`detail-${index}`}>
-              <td colspan="6">${this._renderDetail(lang)}</td>
+              <td colspan="6">
+                ${row.kind === 'payment_request' ? fill(words.requestNotPaid, row.id) : this._renderDetail(lang)}
+              </td>
             </tr>`
           : nothing
       }`;
@@ -164,9 +169,13 @@ export class PaykitMerchantPayments extends PagedView<MerchantPaymentRow> implem
       }`;
   }
 
-  private _toggle(id: string): void {
+  private _toggle({ id, kind }: MerchantPaymentRow): void {
     if (this._open === id) this._closeDetail();
-    else void this._openDetail(id);
+    // A payment request's detail is its row: nothing to read.
+    else if (kind === 'payment_request') {
+      this._closeDetail();
+      this._open = id;
+    } else void this._openDetail(id);
   }
 
   private _closeDetail(): void {

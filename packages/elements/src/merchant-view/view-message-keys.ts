@@ -44,6 +44,7 @@ export interface MerchantViewMessages {
   readonly refundConfirm: string;
   readonly refundCancel: string;
   readonly refundDone: string;
+  readonly requestNotPaid: string;
   readonly payout: string;
   readonly transfer: string;
   readonly arrives: string;
@@ -54,6 +55,7 @@ export interface MerchantViewMessages {
   readonly statusRefunded: string;
   readonly statusPartiallyRefunded: string;
   readonly statusCanceled: string;
+  readonly statusExpired: string;
   readonly statusScheduled: string;
   readonly statusProcessing: string;
   readonly statusPaid: string;

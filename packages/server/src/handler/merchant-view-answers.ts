@@ -1,6 +1,6 @@
 /**
- * The merchant-view answers (core's `merchant-view-routes.ts`) made of what the API answers: a charge as a payment
- * row, a refund, a payout or a transfer as a payout row, each amount in its currency's digits; and the opaque
+ * The merchant-view answers (core's `merchant-view-routes.ts`) made of what the API answers: a charge or an
+ * uncharged payment request as a payment row, a refund, a payout or a transfer as a payout row, each amount in its currency's digits; and the opaque
  * cursors the browser sends back for the next page. Plain functions, no I/O: the route calls the API.
  */
 import {
@@ -12,6 +12,7 @@ import {
   type MerchantPaymentRow,
   type MerchantPayoutRow,
   type MerchantRefundRow,
+  type PaymentRequest,
   type Payout,
   type Refund,
   type Transfer,
@@ -19,6 +20,19 @@ import {
 
 /** Charge statuses a refund may still take money from (the sandbox's and the service's). */
 const REFUNDABLE_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'partially_refunded']);
+
+/**
+ * Payment-request statuses listed as rows of their own: nothing was charged. A `completed` or `failed` request has
+ * its charge (the sandbox makes a failed charge for a failed payment, as the service's `charge.failed` says), which
+ * the list shows instead; a status paykit does not know is left out too (it may be charged).
+ */
+const UNCHARGED_REQUEST_STATUSES: ReadonlySet<string> = new Set(['pending', 'expired', 'canceled']);
+
+/** A date-time the API wrote without an offset (payment requests) as UTC; any other as it is. */
+export function utcDateTime(text: string | null | undefined): string {
+  if (!text) return '';
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(text) ? `${text}Z` : text;
+}
 
 /**
  * An API amount (major units, at most two decimals: a number or its text) in hundredths. Rounded, not truncated:
@@ -64,6 +78,7 @@ export function paymentRow(charge: Charge): MerchantPaymentRow {
   const method = charge.payment_method?.name;
   return {
     id: charge.id,
+    kind: 'charge',
     ...money(hundredths(charge.amount), charge.currency),
     status: charge.status,
     ...(method ? { method } : {}),
@@ -72,6 +87,26 @@ export function paymentRow(charge: Charge): MerchantPaymentRow {
     created_at: charge.created_at ?? '',
     refunded: moneyText(refundedMinor, charge.currency),
     refundable: moneyText(refundableMinor, charge.currency),
+  };
+}
+
+/**
+ * A payment request nothing has charged (`pending`, `expired`, `canceled`) as a row: its purpose as the
+ * description, nothing refunded or refundable, no method (the API names the methods offered, not one used), and
+ * never its checkout `url`. Undefined for any other request: a completed or failed one is listed as its charge.
+ */
+export function requestRow(request: PaymentRequest): MerchantPaymentRow | undefined {
+  if (!UNCHARGED_REQUEST_STATUSES.has(request.status)) return undefined;
+  const zero = moneyText(0, request.currency);
+  return {
+    id: request.id,
+    kind: 'payment_request',
+    ...money(hundredths(request.amount), request.currency),
+    status: request.status,
+    ...(request.purpose ? { description: request.purpose } : {}),
+    created_at: utcDateTime(request.created_at),
+    refunded: zero,
+    refundable: zero,
   };
 }
 
@@ -125,10 +160,49 @@ export function transferRow(transfer: Transfer): MerchantPayoutRow {
   };
 }
 
-/** Where the payments list goes on: the API's own cursor of `GET /v1/charges`. */
+/**
+ * Where one API list of the payments list stands: the API cursor of its current page (absent: its first page), and
+ * how many items of that page were already taken (shown, or left out: a completed request), to skip when the page
+ * is read again.
+ */
+export interface ListPosition {
+  at?: string;
+  taken: number;
+}
+
+/**
+ * Where the payments list goes on (version 2): the position in `GET /v1/charges` and in `GET /v1/payment-requests`;
+ * a list absent has no more. Version 1 (`{ v: 1, charges }`, charges only) is read as charges only, from its cursor.
+ */
 export interface PaymentsCursor {
-  v: 1;
-  charges: string;
+  v: 2;
+  charges?: ListPosition;
+  requests?: ListPosition;
+}
+
+/** Items of one API page, at most (the API's most is 100): a position's `taken` is below it. */
+const PAGE_MOST = 100;
+
+function position(value: unknown): ListPosition | undefined | false {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) return false;
+  const { at, taken, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || (at !== undefined && typeof at !== 'string')) return false;
+  if (typeof taken !== 'number' || !Number.isInteger(taken) || taken < 0 || taken > PAGE_MOST) return false;
+  return at === undefined ? { taken } : { at, taken };
+}
+
+/** A payments cursor of version 2, or 1 read as charges only; undefined when it is neither. */
+function paymentsCursor(record: Record<string, unknown>): PaymentsCursor | undefined {
+  const keys = Object.keys(record);
+  if (record.v === 1 && typeof record.charges === 'string' && keys.length === 2) {
+    return { v: 2, charges: { at: record.charges, taken: 0 } };
+  }
+  if (record.v !== 2 || keys.some((key) => !['v', 'charges', 'requests'].includes(key))) return undefined;
+  const charges = position(record.charges);
+  const requests = position(record.requests);
+  if (charges === false || requests === false || (!charges && !requests)) return undefined;
+  return { v: 2, ...(charges ? { charges } : {}), ...(requests ? { requests } : {}) };
 }
 
 /**
@@ -164,15 +238,17 @@ export function decodeCursor(text: string, list: 'payments' | 'payouts'): Paymen
     value = undefined;
   }
   const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const payments = list === 'payments' ? paymentsCursor(record) : undefined;
+  if (payments) return payments;
   const ok =
+    list === 'payouts' &&
     record.v === 1 &&
-    (list === 'payments'
-      ? typeof record.charges === 'string' && Object.keys(record).length === 2
-      : typeof record.ledger === 'string' && (record.after === undefined || typeof record.after === 'string'));
+    typeof record.ledger === 'string' &&
+    (record.after === undefined || typeof record.after === 'string');
   if (!ok) {
     throw new PaykitError('validation_failed', `The cursor is not one this list gave; start from its first page`, {
       errors: [{ path: 'cursor', message: 'is not a cursor of this list' }],
     });
   }
-  return record as unknown as PaymentsCursor | PayoutsCursor;
+  return record as unknown as PayoutsCursor;
 }

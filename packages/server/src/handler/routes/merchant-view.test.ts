@@ -12,6 +12,7 @@ import { approveOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import type {
   MerchantConnectionAnswer,
   MerchantPaymentDetail,
+  MerchantPaymentRow,
   MerchantPaymentsAnswer,
   MerchantPayoutsAnswer,
   MerchantRefundAnswer,
@@ -61,16 +62,16 @@ function handlerOptions() {
   };
 }
 
-/** Connects the merchant by OAuth, as the return page's callback does. */
-async function connect(to: Platform = platform): Promise<void> {
+/** Connects the merchant (or `business`, owned by `user`) by OAuth, as the return page's callback does. */
+async function connect(to: Platform = platform, business = merchant, user = owner): Promise<void> {
   const codeVerifier = randomBytes(32).toString('base64url');
   const { code } = await approveOnSandbox(sandbox, {
-    userId: owner,
+    userId: user,
     clientId: app.client_id,
     redirectUri: REDIRECT,
     scope: 'payments business:read',
     state: 's',
-    businessId: merchant.id,
+    businessId: business.id,
     codeVerifier,
   });
   await to.connectWithCode({ code, codeVerifier, redirectUri: REDIRECT });
@@ -113,22 +114,26 @@ async function refund(
   return { status: answer.status, body: (await answer.json()) as never };
 }
 
-/** Every payment of the merchant through the route's pages, and the number of pages. */
-async function allPayments(): Promise<{ ids: string[]; pages: number }> {
-  const ids: string[] = [];
+/** Every payment of the merchant (or `business`) through the route's pages, its rows, and the number of pages. */
+async function allPayments(business = merchant): Promise<{ ids: string[]; rows: MerchantPaymentRow[]; pages: number }> {
+  const rows: MerchantPaymentRow[] = [];
   let next: string | undefined;
   let pages = 0;
   do {
     const page = await get<MerchantPaymentsAnswer>(
-      `/merchants/${merchant.id}/payments${next ? `?cursor=${encodeURIComponent(next)}` : ''}`,
+      `/merchants/${business.id}/payments${next ? `?cursor=${encodeURIComponent(next)}` : ''}`,
     );
     expect(page.status, JSON.stringify(page.body)).toBe(200);
-    ids.push(...page.body.items.map((row) => row.id));
+    expect(page.body.items.length).toBeLessThanOrEqual(25);
+    rows.push(...page.body.items);
     next = page.body.next;
     pages += 1;
   } while (next !== undefined && pages < 100);
-  return { ids, pages };
+  return { ids: rows.map((row) => row.id), rows, pages };
 }
+
+/** A cursor as the route writes them: base64url of JSON. */
+const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, oauth: { accessTokenTtlSeconds: HOUR, refreshTokenTtlSeconds: 2 * HOUR } });
@@ -360,5 +365,87 @@ describe('the merchant-view routes of a platform', () => {
     expect(restored.body).toMatchObject({ state: 'connected', business: { id: merchant.id } });
     const { ids } = await allPayments();
     expect(ids).toHaveLength(250);
+  });
+  it('lists the payment requests nothing charged among the charges: 60 paid and 40 pending, expired or canceled, newest first, each once', async () => {
+    const shop = await createBusiness(sandbox, { name: 'Lantern Books' });
+    const keeper = (await createUser(sandbox, { email: 'keeper@lantern.test', name: 'Lin', businessId: shop.id })).id;
+    await connect(platform, shop, keeper);
+    const make = async (purpose: string, extra: Record<string, unknown> = {}) => {
+      const made = await call(sandbox, 'POST', '/v1/payment-requests', {
+        apiKey: shop.api_key,
+        json: { amount: '8.00', currency: 'SGD', purpose, ...extra },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      return made.body.id as string;
+    };
+    const pay = async (id: string, outcome: 'succeeded' | 'failed') => {
+      const paid = await call(sandbox, 'POST', `/_sandbox/payment-requests/${id}/pay`, { json: { outcome } });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    };
+    // 60 paid (made and paid 10 at a time) and 40 pending among them; one failed, one canceled, one expired.
+    const requests: string[] = [];
+    for (let batch = 0; batch < 10; batch += 1) {
+      await Promise.all(Array.from({ length: 6 }, async () => pay(await make('Paid'), 'succeeded')));
+      requests.push(...(await Promise.all(Array.from({ length: 4 }, () => make('Waiting')))));
+    }
+    const failed = await make('Declined');
+    await pay(failed, 'failed');
+    const canceled = await make('Changed mind');
+    expect((await call(sandbox, 'DELETE', `/v1/payment-requests/${canceled}`, { apiKey: shop.api_key })).status).toBe(
+      200,
+    );
+    const expired = await make('Too late', { expiry_date: '2020-01-01 00:00:00' });
+
+    const chargeCalls = proxy.count('GET', '/v1/charges');
+    const { ids, rows, pages } = await allPayments(shop);
+    // 61 charges (60 paid, 1 failed), 40 pending requests, 1 canceled, 1 expired: 103 rows, pages of 25.
+    expect(ids).toHaveLength(103);
+    expect(new Set(ids).size).toBe(103);
+    expect(pages).toBe(5);
+    const times = rows.map((row) => Date.parse(row.created_at));
+    expect(times.every((time, i) => i === 0 || time <= times[i - 1]!)).toBe(true);
+    const sandboxCharges = [...sandbox.context.state.charges.values()].filter((c) => c.businessId === shop.id);
+    expect(new Set(rows.filter((row) => row.kind === 'charge').map((row) => row.id))).toEqual(
+      new Set(sandboxCharges.map((charge) => charge.id)),
+    );
+    expect(new Set(rows.filter((row) => row.kind === 'payment_request').map((row) => row.id))).toEqual(
+      new Set([...requests, canceled, expired]),
+    );
+    // A failed request is its failed charge, not a request row.
+    expect(ids).not.toContain(failed);
+    expect(rows.find((row) => row.payment_request === failed)).toMatchObject({ kind: 'charge', status: 'failed' });
+    expect(rows.find((row) => row.id === requests[0])).toEqual({
+      id: requests[0],
+      kind: 'payment_request',
+      amount: '8.00',
+      currency: 'SGD',
+      status: 'pending',
+      description: 'Waiting',
+      created_at: expect.stringMatching(/Z$/),
+      refunded: '0.00',
+      refundable: '0.00',
+    });
+    expect(rows.find((row) => row.id === canceled)?.status).toBe('canceled');
+    expect(rows.find((row) => row.id === expired)?.status).toBe('expired');
+    expect(JSON.stringify(rows)).not.toContain('/checkout/');
+    // Each answer reads its charges page again (and the one after, when it ran out): never more than 2 a page.
+    expect(proxy.count('GET', '/v1/charges') - chargeCalls).toBeLessThanOrEqual(2 * pages);
+
+    // A cursor of version 1 (charges only) goes on with the charges after its own, charges only; bad ones are refused.
+    const list = async (query: string) => {
+      const page = await call(sandbox, 'GET', `/v1/charges?per_page=25${query}`, { apiKey: shop.api_key });
+      return page.body as { data: { id: string }[]; meta: { next_cursor: string } };
+    };
+    const [firstCharges] = [await list('')];
+    const secondCharges = await list(`&cursor=${encodeURIComponent(firstCharges.meta.next_cursor)}`);
+    const old = await get<MerchantPaymentsAnswer>(
+      `/merchants/${shop.id}/payments?cursor=${cursorOf({ v: 1, charges: firstCharges.meta.next_cursor })}`,
+    );
+    expect(old.status, JSON.stringify(old.body)).toBe(200);
+    expect(old.body.items.map((row) => [row.kind, row.id])).toEqual(secondCharges.data.map((c) => ['charge', c.id]));
+    for (const bad of [{ v: 2 }, { v: 2, charges: { taken: -1 } }, { v: 2, requests: { at: 5, taken: 0 } }, { v: 3 }]) {
+      const refused = await get(`/merchants/${shop.id}/payments?cursor=${cursorOf(bad)}`);
+      expect([refused.status, refused.body.code]).toEqual([422, 'validation_failed']);
+    }
   });
 });

@@ -8,7 +8,7 @@
  * | route | reads |
  * |---|---|
  * | `GET {prefix}/merchants/{merchant}/connection` | the store, then `GET /v1/info` when connected |
- * | `GET …/payments[?cursor=]` | `GET /v1/charges`, one API page per answer, its cursor wrapped |
+ * | `GET …/payments[?cursor=]` | `GET /v1/charges` (25 a page) and `GET /v1/payment-requests` (100 a page; only `pending`, `expired`, `canceled` kept: a completed or failed request is its charge), merged newest first (`created_at`, then id) into 25 rows; the cursor (base64url JSON `{ v: 2, charges?, requests? }`) holds, for each list with more, its API page's cursor (`at`) and the items of that page already taken (`taken`), read again and skipped; at most 6 API pages an answer; a `v: 1` cursor (charges only) goes on with charges only |
  * | `GET …/payments/{charge}` | `GET /v1/charges/{id}` |
  * | `POST …/refunds` | `GET /v1/charges/{id}`, `POST /v1/refunds`, `GET /v1/charges/{id}` again |
  * | `GET …/payouts[?cursor=]` | the balance-transactions ledger (`GET /v1/balances/processor/transactions`), and each payout (`GET /v1/payouts/{id}`) and transfer (`GET /v1/transfers/{id}`) its entries name |
@@ -21,6 +21,7 @@ import {
   type Charge,
   type MerchantConnectionAnswer,
   type MerchantPaymentDetail,
+  type MerchantPaymentRow,
   type MerchantPaymentsAnswer,
   type MerchantPayoutRow,
   type MerchantPayoutsAnswer,
@@ -45,12 +46,21 @@ import {
   payoutRow,
   refundRow,
   refundState,
+  requestRow,
   transferRow,
+  type ListPosition,
+  type PaymentsCursor,
 } from '../merchant-view-answers.js';
 import type { MerchantViewAccess, PaykitHandlerOptions } from '../options.js';
 
-/** Charges asked of the API per answer (its own default is 25). */
+/** Rows of the payments list per answer. */
 const PAYMENTS_PER_PAGE = 25;
+/** Charges asked of the API per page (its own default is 25). */
+const CHARGES_PER_PAGE = 25;
+/** Payment requests asked per page (the API's most): most are completed or failed, listed as their charges. */
+const REQUESTS_PER_PAGE = 100;
+/** API pages (of either list) one answer of the payments list reads at most. */
+const PAYMENT_LIST_READS = 6;
 /** Ledger entries asked per API page (the ledger's most, spec 4.6). */
 const LEDGER_PER_PAGE = 100;
 /** An answer of the payouts list stops reading the ledger once it has this many rows... */
@@ -188,25 +198,105 @@ function cursorParam(exchange: Exchange): string | undefined {
   return values[0];
 }
 
+/** One API list walked by the payments list: its position, and the page read at it (a row, or left out). */
+interface Walk {
+  at: string | undefined;
+  taken: number;
+  done: boolean;
+  page?: (MerchantPaymentRow | undefined)[];
+  next?: string;
+  read: (cursor: string | undefined) => Promise<{ rows: (MerchantPaymentRow | undefined)[]; next?: string }>;
+}
+
+/** What {@link head} answers when the answer's API reads are spent before the list's next row is known. */
+const SPENT = Symbol('spent');
+
+/** Skips what the page left out; at its end, moves to the next page (unread) or ends the walk. No API call. */
+function settle(walk: Walk): void {
+  const page = walk.page;
+  if (page === undefined) return;
+  while (walk.taken < page.length && page[walk.taken] === undefined) walk.taken += 1;
+  if (walk.taken < page.length) return;
+  if (!walk.next || page.length === 0) walk.done = true;
+  else [walk.at, walk.taken, walk.page, walk.next] = [walk.next, 0, undefined, undefined];
+}
+
+/** The walk's next row, reading pages while `reads` allows; undefined when the list has no more. */
+async function head(walk: Walk, reads: { left: number }): Promise<MerchantPaymentRow | undefined | typeof SPENT> {
+  for (;;) {
+    settle(walk);
+    if (walk.done) return undefined;
+    if (walk.page) return walk.page[walk.taken];
+    if (reads.left === 0) return SPENT;
+    reads.left -= 1;
+    ({ rows: walk.page, next: walk.next } = await walk.read(walk.at));
+  }
+}
+
+/** True when `a` comes before `b`, newest first: by `created_at`, then by id (the larger first). */
+function newer(a: MerchantPaymentRow, b: MerchantPaymentRow): boolean {
+  const [at, bt] = [Date.parse(a.created_at) || 0, Date.parse(b.created_at) || 0];
+  return at === bt ? a.id > b.id : at > bt;
+}
+
+/**
+ * `GET …/payments`: two newest-first API lists merged into one page of at most {@link PAYMENTS_PER_PAGE} rows, the
+ * charges and the payment requests nothing charged (core's `MerchantPaymentKind`). The cursor holds, for each list
+ * with more, the API cursor of its current page and how many of its items were taken: the next answer reads those
+ * pages again and skips them. Each list keeps its own order; between the two, the newer `created_at` comes first,
+ * then the larger id. An answer reads at most {@link PAYMENT_LIST_READS} API pages (completed requests are read
+ * and left out): one that runs out shows what it has, and its `next` goes on.
+ */
 async function payments(
   api: MerchantApi,
   exchange: Exchange,
   access: MerchantViewAccess,
 ): Promise<MerchantPaymentsAnswer> {
   const text = cursorParam(exchange);
-  const after = text === undefined ? undefined : decodeCursor(text, 'payments').charges;
-  const list = operationMethods(api.config).list('charges.list');
-  let page: Awaited<ReturnType<typeof list>>;
+  const from: PaymentsCursor =
+    text === undefined ? { v: 2, charges: { taken: 0 }, requests: { taken: 0 } } : decodeCursor(text, 'payments');
+  const methods = operationMethods(api.config);
+  const chargesList = methods.list('charges.list');
+  const requestsList = methods.list('paymentRequests.list');
+  const walk = (at: ListPosition | undefined, read: Walk['read']): Walk => ({
+    at: at?.at,
+    taken: at?.taken ?? 0,
+    done: at === undefined,
+    read,
+  });
+  const charges = walk(from.charges, async (cursor) => {
+    const page = await chargesList({ perPage: CHARGES_PER_PAGE, ...(cursor === undefined ? {} : { cursor }) });
+    return { rows: page.data.map(paymentRow), ...(page.meta?.next_cursor ? { next: page.meta.next_cursor } : {}) };
+  });
+  const requests = walk(from.requests, async (cursor) => {
+    const page = await requestsList({ perPage: REQUESTS_PER_PAGE, ...(cursor === undefined ? {} : { cursor }) });
+    return { rows: page.data.map(requestRow), ...(page.meta?.next_cursor ? { next: page.meta.next_cursor } : {}) };
+  });
+  const reads = { left: PAYMENT_LIST_READS };
+  const items: MerchantPaymentRow[] = [];
   try {
-    page = await list({ perPage: PAYMENTS_PER_PAGE, ...(after === undefined ? {} : { cursor: after }) });
+    while (items.length < PAYMENTS_PER_PAGE) {
+      const [charge, request] = await Promise.all([head(charges, reads), head(requests, reads)]);
+      if (charge === SPENT || request === SPENT || (!charge && !request)) break;
+      const [row, from] = !request || (charge && newer(charge, request)) ? [charge!, charges] : [request, requests];
+      items.push(row);
+      from.taken += 1;
+    }
   } catch (error) {
     throw upstream(error, 'The payment service could not list the payments. Please try again.');
   }
-  const next = page.meta?.next_cursor;
+  const next: PaymentsCursor = { v: 2 };
+  for (const [name, one] of [
+    ['charges', charges],
+    ['requests', requests],
+  ] as const) {
+    settle(one);
+    if (!one.done) next[name] = one.at === undefined ? { taken: one.taken } : { at: one.at, taken: one.taken };
+  }
   return {
-    items: page.data.map(paymentRow),
+    items,
     can_refund: access.refund,
-    ...(next && page.data.length > 0 ? { next: encodeCursor({ v: 1, charges: next }) } : {}),
+    ...(next.charges || next.requests ? { next: encodeCursor(next) } : {}),
   };
 }
 
