@@ -1,15 +1,16 @@
 /**
- * A clock per business. Each business's "now" is the authorization server's clock (real time, plus what
- * `POST /_sandbox/clock` moved every clock by) plus what that business's own clock was moved forward. A business
- * whose clock was never advanced reads the same time as before clocks existed. Moving a clock is the timeline's
- * job (`timeline.ts`): it runs what falls due on the way, in order; this class only keeps the offsets.
+ * A clock per business. Each business's "now" is real time plus how far its own clock was moved forward, so a
+ * business whose clock was never advanced reads real time, as before clocks existed (`POST /_sandbox/clock` moves
+ * the authorization server's clock only, as it always did; the codes and tokens of a business add its offset to
+ * that). Moving a clock is the timeline's job (`timeline.ts`): it runs what falls due on the way, in order; this
+ * class only keeps the offsets.
  */
 
 /** Every business's clock offset, read by everything time-based in the sandbox. */
 export class BusinessClocks {
   readonly #offsets = new Map<string, number>();
 
-  /** @param base the shared clock every business's own offset is added to, in epoch milliseconds. */
+  /** @param base the clock every business's own offset is added to (real time), in epoch milliseconds. */
   constructor(private readonly base: () => number) {}
 
   /** The business's now, in epoch milliseconds. An unknown or absent business reads the shared clock. */

@@ -74,7 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? '127.0.0.1';
   let url = '';
   const oauth = new OAuthState(options.oauth?.accessTokenTtlSeconds, options.oauth?.refreshTokenTtlSeconds);
-  const clocks = new BusinessClocks(() => oauth.now());
+  const clocks = new BusinessClocks(() => Date.now());
   oauth.useBusinessClocks(clocks);
   const context: SandboxContext = {
     state: new SandboxState(),

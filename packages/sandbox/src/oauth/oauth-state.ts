@@ -99,7 +99,7 @@ export class OAuthState {
   /** Dashboard sessions: session id -> user id and CSRF token. */
   readonly sessions = new Map<string, { userId: string; csrf: string }>();
   #offsetMs = 0;
-  #clocks: Pick<BusinessClocks, 'nowMs'> | undefined;
+  #clocks: Pick<BusinessClocks, 'offsetMs'> | undefined;
 
   constructor(
     readonly accessTokenTtlSeconds = 31_536_000,
@@ -110,21 +110,24 @@ export class OAuthState {
   }
 
   /**
-   * The authorization server's own clock (the token endpoint's rate-limit window): real time plus what
-   * `POST /_sandbox/clock` moved it, the base of every business's clock.
+   * The authorization server's clock (codes, tokens, the token endpoint's rate-limit window): real time plus what
+   * `POST /_sandbox/clock` moved it.
    */
   now(): number {
     return Date.now() + this.#offsetMs;
   }
 
-  /** Codes and tokens expire on the clock of the business they were issued for. */
-  useBusinessClocks(clocks: Pick<BusinessClocks, 'nowMs'>): void {
+  /** Codes and tokens expire on the clock of the business they were issued for, too. */
+  useBusinessClocks(clocks: Pick<BusinessClocks, 'offsetMs'>): void {
     this.#clocks = clocks;
   }
 
-  /** The business's now: what its codes' and tokens' expiry is read against. */
+  /**
+   * What a business's codes and tokens expire against: the authorization server's clock plus how far that
+   * business's own clock was moved.
+   */
   nowFor(businessId: string): number {
-    return this.#clocks?.nowMs(businessId) ?? this.now();
+    return this.now() + (this.#clocks?.offsetMs(businessId) ?? 0);
   }
 
   /** How far the clock was moved forward, in milliseconds (kept across a restart with a data file). */

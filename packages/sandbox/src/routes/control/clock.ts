@@ -1,7 +1,7 @@
 /**
- * The clocks. `POST /_sandbox/clock` moves the shared clock every business's clock is counted from (the
- * authorization server's: codes, tokens, the token endpoint's rate-limit window) and does what fell due for every
- * business; `GET /_sandbox/businesses/{id}/clock` reads one business's clock and
+ * The clocks. `POST /_sandbox/clock` moves the authorization server's clock (codes, tokens, the token endpoint's
+ * rate-limit window), as it always did: stamps and schedules do not follow it. `GET /_sandbox/businesses/{id}/clock`
+ * reads one business's clock and
  * `POST /_sandbox/businesses/{id}/clock/advance` moves it forward alone, answering what happened on the way
  * (`timeline.ts`). A clock never goes back.
  */
@@ -9,7 +9,6 @@ import { PaykitError } from '@paykit/core';
 import { Hono } from 'hono';
 import * as z from 'zod';
 import type { SandboxContext } from '../../context.js';
-import type { Happening } from '../../scheduled-work.js';
 import { advanceClock } from '../../timeline.js';
 import { businessOf } from './businesses.js';
 import { controlBody } from './body.js';
@@ -39,9 +38,7 @@ export function clockRoutes(sandbox: SandboxContext): Hono {
   routes.post('/clock', async (c) => {
     const input = await controlBody(clockBody, c.req.raw);
     oauth.advance(input.advance_seconds * 1000);
-    const happened: Happening[] = [];
-    for (const id of state.businesses.keys()) happened.push(...(await advanceClock(sandbox, id, clocks.nowMs(id))));
-    return c.json({ now: new Date(oauth.now()).toISOString(), happened });
+    return c.json({ now: new Date(oauth.now()).toISOString() });
   });
 
   routes.get('/businesses/:id/clock', (c) => {
