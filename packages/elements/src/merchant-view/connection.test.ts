@@ -22,6 +22,10 @@ const connection = (merchant: string) =>
   );
 
 describe('<paykit-connection>', () => {
+  // The connect buttons here keep their attempts in localStorage (storage="local"), which outlives this file on
+  // the test runner's one origin: other files' connect tests would read them as their own latest request.
+  afterEach(() => localStorage.clear());
+
   it('shows whom the platform is connected to, since when, and that it works', async () => {
     const el = await connection('biz_cafe');
     await stateIs(el, 'connected');

@@ -25,6 +25,9 @@ let dashboard: string;
 const redirectUri = () => `${location.origin}/return`;
 before(async () => {
   dashboard = (await backendState()).checkoutOrigin;
+  // The test files share one origin: an attempt another file kept in localStorage (storage="local") would be read
+  // here as this page's latest request.
+  localStorage.clear();
 });
 /** The popup of the current test, and the other windows it opened, closed after it. */
 let current: Window | null = null;
