@@ -39,6 +39,12 @@ export async function settle(id: string, outcome: 'succeeded' | 'failed'): Promi
   if (!answer.ok) throw new Error(`could not settle ${id}: ${answer.status}`);
 }
 
+/** Lets a pending payment request's time run out: the sandbox answers it `expired` from now on. */
+export async function expire(id: string): Promise<void> {
+  const answer = await fetch(`/__test/expire/${id}`, { method: 'POST' });
+  if (!answer.ok) throw new Error(`could not expire ${id}: ${answer.status}`);
+}
+
 /** Resolves with the next `type` event on `target`. */
 export function next<E extends Event>(target: EventTarget, type: string): Promise<E> {
   return new Promise((resolve) => target.addEventListener(type, (event) => resolve(event as E), { once: true }));

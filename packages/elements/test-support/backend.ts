@@ -2,6 +2,8 @@
  * The real backend of the element tests: the sandbox and `@paykit/server`'s handler, mounted under `/paykit`
  * on web-test-runner's own server (same origin as the test page), plus test routes:
  * - `POST /__test/pay/{id}` `{ outcome }`: pays or fails a payment request on the sandbox checkout;
+ * - `POST /__test/expire/{id}`: gives a pending payment request an expiry a minute ago (the sandbox then answers it
+ *   `expired`, the service's status for a link whose time ran out);
  * - `GET /__test/config`: the checkout origin, how many payment requests and OAuth callbacks there were, and
  *   `attempts`: how many requests to any path ending in `/payment-requests` reached this server at all (a
  *   misconfigured button must make none, not even to the page's own origin);
@@ -310,6 +312,18 @@ export async function startTestBackend(): Promise<TestBackend> {
       });
       ctx.status = answer.status;
       ctx.body = await answer.text();
+      return;
+    }
+    const expire = /^\/__test\/expire\/([^/]+)$/.exec(ctx.path);
+    if (expire && ctx.method === 'POST') {
+      const request = sandbox.context.state.paymentRequests.get(expire[1]!);
+      if (!request) {
+        ctx.status = 404;
+        return;
+      }
+      // `expiry_date` is Singapore time, as the service writes it.
+      request.extras.expiry_date = new Date(Date.now() - 60_000 + 8 * 3_600_000).toISOString().slice(0, 19);
+      ctx.status = 204;
       return;
     }
     if (ctx.path === '/__test/fault' && ctx.method === 'POST') {

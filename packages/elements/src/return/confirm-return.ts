@@ -54,10 +54,11 @@ export async function confirmReturn(host: ReturnHost, signal: AbortSignal): Prom
     const state = status.status;
     if (state === 'completed') host.show(state, state, new PaykitPaymentCompletedEvent(status));
     else if (FINAL_STATUSES.has(state))
-      // FINAL_STATUSES holds three of the element's states.
+      // FINAL_STATUSES holds three of the element's states, and `expired` (the link's time ran out), shown as a
+      // payment not completed.
       host.show(
-        state as ReturnState,
-        state === 'failed' ? 'failedPayment' : state,
+        state === 'expired' ? 'canceled' : (state as ReturnState),
+        state === 'failed' ? 'failedPayment' : state === 'expired' ? 'notCompleted' : state,
         new PaykitPaymentFailedEvent(status),
       );
     else if (left) host.show('canceled', 'notCompleted');

@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { startCheckout } from '../checkout/start-checkout.js';
 import type { PaykitErrorEvent, PaykitPaymentCompletedEvent, PaykitPaymentFailedEvent } from '../events.js';
-import { backendState, next, settle, waitFor } from '../../test-support/backend-client.js';
+import { backendState, expire, next, settle, waitFor } from '../../test-support/backend-client.js';
 import { handleReturn } from './handle-return.js';
 import '../locales/fr.js';
 import './define.js';
@@ -127,6 +127,18 @@ describe('<paykit-return>', () => {
     // "Try again" leads back to the shop's page.
     expect(part(el, 'retry')!.getAttribute('href')).to.equal('/shop/mug');
     expect(part(el, 'retry')!.textContent).to.equal('Try again');
+  });
+
+  it('shows a payment link whose time ran out as not completed, at once, with paykit-payment-failed', async () => {
+    const id = await newPayment();
+    await expire(id);
+    returnTo(`reference=${id}&status=completed`);
+    const failed = next<PaykitPaymentFailedEvent>(document, 'paykit-payment-failed');
+    const el = await returnElement();
+    expect((await failed).detail.status).to.equal('expired');
+    await el.updateComplete;
+    expect(box(el).dataset.state).to.equal('canceled');
+    expect(box(el).textContent).to.contain('The payment was not completed.');
   });
 
   it('says calmly it is still confirming while the payment is pending, then offers "Check again", which checks again', async () => {

@@ -4,4 +4,4 @@
  */
 
 /** Final statuses; anything else (`pending`, or a status paykit does not know) is still processing. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled']);
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'expired']);
