@@ -19,6 +19,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 import * as puppeteer from 'puppeteer-core';
 import { startTestBackend } from './test-support/backend.ts';
+import { checkoutFramePlugin } from './test-support/checkout-frame-plugin.ts';
 import { reactAsEsm } from './test-support/react-as-esm.ts';
 
 const backend = await startTestBackend();
@@ -58,6 +59,7 @@ export default {
   middleware: [backend.middleware],
   plugins: [
     { name: 'paykit-webkit-driver', serverStop: () => webkit?.stop() },
+    checkoutFramePlugin(),
     await reactAsEsm(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: new URL('./tsconfig.json', import.meta.url).pathname }),
   ],

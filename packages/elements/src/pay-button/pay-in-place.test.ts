@@ -5,7 +5,7 @@
  * The whole shop flow (the demo, several pages) is test/e2e/drop-in-flow.test.ts's.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import type {
   PaykitCancelEvent,
   PaykitCheckoutEvent,
@@ -65,8 +65,13 @@ async function openOverlay(el: PaykitPayButton): Promise<URL> {
     'the checkout frame has focus',
     { timeout: 8_000 },
   );
-  // The frame focuses its first control (the selected method) when the overlay says so.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The frame focuses its first control (the selected method) when the overlay's message reaches it: the keys the
+  // tests press next start from there (test-support/checkout-frame-plugin.ts reads the frame).
+  await waitFor(
+    () => executeServerCommand('checkout-frame-focused', { origin: checkoutOrigin }),
+    "the checkout frame's first control has focus",
+    { timeout: 8_000 },
+  );
   return new URL(overlay()!.frame.src);
 }
 
