@@ -5,7 +5,7 @@
  * the `development` condition, as a dev server does: the elements carry their console diagnostics (`#dev`),
  * and Lit its dev mode. What the production build leaves out is checked on its bundles (`pnpm bench:sizes`).
  */
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
+import { CHROMIUM_ARGS, CHROMIUM_HEADLESS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import {
   ENGINE_NAMES,
@@ -30,7 +30,9 @@ const webkit = engines.includes('webkit') ? await startWebKitDriver() : undefine
 /** One launcher per engine. Firefox speaks WebDriver BiDi to puppeteer-core, no separate driver needed. */
 const launchers = {
   chromium: () =>
-    chromeLauncher({ launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS } }),
+    chromeLauncher({
+      launchOptions: { executablePath: CHROMIUM_PATH, headless: CHROMIUM_HEADLESS, args: CHROMIUM_ARGS },
+    }),
   firefox: () =>
     chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true } }),
   webkit: () =>

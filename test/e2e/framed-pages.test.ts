@@ -54,12 +54,23 @@ const POPUP_BLOCKED =
   /^console\.error: Blocked opening '.*' in a new window because the request was made in a sandboxed frame whose 'allow-popups' permission is not set\.$/;
 
 /**
- * Everything that went wrong, in the tab and as reported to the two servers; the servers' lists are emptied.
- * `popupBlocked`: the browser's own message about blocking a popup (POPUP_BLOCKED) is expected, and left out.
+ * What Chromium says on its console when the top window refuses a navigation from a sandboxed frame that has no
+ * user activation left: its own words for the refusal the slow-backend test brings about. (Chromium's headless
+ * shell reports it on the console of the tab; the full browser did not, so the test expected nothing before.)
  */
-async function problems(tab: Tab, { popupBlocked = false } = {}): Promise<string[]> {
+const TOP_REFUSED_WITHOUT_ACTIVATION =
+  /^console\.error: Unsafe attempt to initiate navigation for frame with origin '.*' from frame with URL '.*'\. The frame attempting navigation of the top-level window is sandboxed with the 'allow-top-navigation-by-user-activation' flag, but has no user activation \(aka gesture\)\./;
+
+/**
+ * Everything that went wrong, in the tab and as reported to the two servers; the servers' lists are emptied.
+ * `popupBlocked`: the browser's own message about blocking a popup (POPUP_BLOCKED) is expected, and left out;
+ * `topRefused`: so is its message about refusing the top's navigation for a lapsed activation.
+ */
+async function problems(tab: Tab, { popupBlocked = false, topRefused = false } = {}): Promise<string[]> {
   const seen = await problemsWithReports(tab, demoReports(demo));
-  return seen.filter((line) => !(popupBlocked && POPUP_BLOCKED.test(line)));
+  return seen.filter(
+    (line) => !(popupBlocked && POPUP_BLOCKED.test(line)) && !(topRefused && TOP_REFUSED_WITHOUT_ACTIVATION.test(line)),
+  );
 }
 
 /** The checkout's origin (the sandbox). */
@@ -273,7 +284,8 @@ describe.each(selectedEngines())('in %s', (engine) => {
       await frame.click('Buy Enamel mug');
       await tab.waitForUrl(atCheckout);
       expect(backend.requests).toBe(1);
-      expect(await problems(tab)).toEqual([]);
+      // The first answer came after the activation: the top refused it, and so did the tab it tried next.
+      expect(await problems(tab, { popupBlocked: true, topRefused: true })).toEqual([]);
     }, 120_000);
   });
 

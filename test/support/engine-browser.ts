@@ -13,7 +13,7 @@
  * reported by the browsers to the demo and the sandbox (`report-uri`), in every engine: the tests read both.
  */
 import { writeFile } from 'node:fs/promises';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
+import { CHROMIUM_ARGS, CHROMIUM_HEADLESS, CHROMIUM_PATH } from '@paykit/test-support/chromium-args';
 import { FIREFOX_PATH, startWebKitDriver, webkitCapabilities, type Engine } from '@paykit/test-support/engines';
 import puppeteer, {
   type Browser as PuppeteerBrowser,
@@ -209,7 +209,7 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
 async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBrowser> {
   const browser: PuppeteerBrowser =
     engine === 'chromium'
-      ? await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+      ? await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: CHROMIUM_HEADLESS, args: CHROMIUM_ARGS })
       : await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
   const contexts = new Set<BrowserContext>();
   // Firefox's colour scheme is a preference of the whole browser: dark tabs open in a second Firefox, started once.
