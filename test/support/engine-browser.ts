@@ -279,7 +279,10 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
         // A tab behind another gets no animation frames, which a click waits for: to the front, as a person does.
         if (driven.size > 1) await page.bringToFront();
         if (how === 'tap') await element.tap();
-        else await element.click(how === 'double' ? { count: 2 } : {});
+        // As a locator: the click waits until the element is visible, enabled and in one place over two animation
+        // frames. A frame of another site paints in a process of its own; a click before it has (on a busy CI
+        // machine) reached nothing: no request, no tab, nothing said.
+        else await element.asLocator().click(how === 'double' ? { count: 2 } : {});
       };
       const csp: string[] = within?.csp ?? [];
       const keep = async () => csp.push(...(await seen()));
@@ -389,7 +392,7 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
         async clickOn(selector) {
           const element = await poll(async () => (await page.$(selector)) ?? undefined, `an element "${selector}"`);
           await keep();
-          await element.click();
+          await element.asLocator().click();
         },
         async screenshot(path) {
           await page.screenshot({ path: path as `${string}.png`, fullPage: true });
