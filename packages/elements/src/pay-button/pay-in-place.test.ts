@@ -13,6 +13,7 @@ import type {
   PaykitPaymentFailedEvent,
 } from '../events.js';
 import { backendState, consoleDuring, itExcept, next, waitFor } from '../../test-support/backend-client.js';
+import { CHECKOUT_FRAME_FOCUSED } from '../../test-support/checkout-frame-plugin.js';
 import './define.js';
 import type { PaykitPayButton } from './pay-button.js';
 
@@ -68,7 +69,7 @@ async function openOverlay(el: PaykitPayButton): Promise<URL> {
   // The frame focuses its first control (the selected method) when the overlay's message reaches it: the keys the
   // tests press next start from there (test-support/checkout-frame-plugin.ts reads the frame).
   await waitFor(
-    () => executeServerCommand('checkout-frame-focused', { origin: checkoutOrigin }),
+    () => executeServerCommand(CHECKOUT_FRAME_FOCUSED, { origin: checkoutOrigin }),
     "the checkout frame's first control has focus",
     { timeout: 8_000 },
   );
