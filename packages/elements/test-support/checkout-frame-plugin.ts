@@ -15,10 +15,16 @@ import type { Browser as WebDriverBrowser } from 'webdriverio';
 /** The command's name, as the tests call it with `executeServerCommand`. */
 export const CHECKOUT_FRAME_FOCUSED = 'checkout-frame-focused';
 
-/** What the frame's drop-in script focuses first (the sandbox's drop-in-frame-script.ts), read in the frame. */
+/**
+ * What the frame's drop-in script focuses first (the sandbox's drop-in-frame-script.ts), read in the frame, and the
+ * frame's document holding the focus. The active element alone was not enough: a fresh-clone timing run's Chromium
+ * saw it while its keys still went to the top page (Tab then Enter reached the overlay's own button, not the frame's
+ * "Pay"). The frame's renderer learns that its document has focus from the browser process, the one that routes
+ * keys, so `hasFocus()` is only true once keys will go to the frame.
+ */
 const FIRST_CONTROL_FOCUSED = `(() => {
   const first = document.querySelector('input[name=payment_method]:checked, main button, main a[href]');
-  return !!first && document.activeElement === first;
+  return !!first && document.activeElement === first && document.hasFocus();
 })()`;
 
 /**
