@@ -429,7 +429,8 @@ async function launchWebKit(): Promise<EngineBrowser> {
       // given up on would still start and hold WebKitWebDriver's one session.
       signal: AbortSignal.timeout(path === '/session' ? 60_000 : 20_000),
     }).catch((error: unknown) => {
-      throw new Error(`WebDriver ${method} ${path}: ${String(error)}`);
+      const said = driver.output();
+      throw new Error(`WebDriver ${method} ${path}: ${String(error)}${said ? `\nWebKitWebDriver said:\n${said}` : ''}`);
     });
     const { value } = (await answer.json()) as { value: unknown };
     if (!answer.ok) throw new Error(`WebDriver ${method} ${path}: ${JSON.stringify(value)}`);

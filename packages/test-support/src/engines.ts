@@ -64,6 +64,8 @@ export interface WebKitDriver {
   stop(): Promise<void>;
   /** Kills the driver, its browsers and the virtual display at once (SIGKILL): for a process that is exiting. */
   kill(): void;
+  /** The last of what the driver, its browsers and the display wrote to stderr: for the message of a failed command. */
+  output(): string;
 }
 
 /**
@@ -78,7 +80,8 @@ export async function startWebKitDriver(): Promise<WebKitDriver> {
     detached: true,
   });
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Only the end is kept: MiniBrowser may write a line per page through a whole run.
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -116,5 +119,5 @@ export async function startWebKitDriver(): Promise<WebKitDriver> {
       // already gone
     }
   };
-  return { port, stop, kill };
+  return { port, stop, kill, output: () => stderr.trim() };
 }
