@@ -68,6 +68,9 @@ export interface WebKitDriver {
   output(): string;
 }
 
+/** The virtual display's screen: xvfb-run's own default, restated because `-s` replaces it. */
+const XVFB_SCREEN = '-screen 0 1280x1024x24';
+
 /**
  * Starts `WebKitWebDriver` on a free port under `xvfb-run -a` (MiniBrowser has no headless mode: it needs a
  * display, and the virtual one is private to this driver). The driver runs in a process group of its own, so
@@ -75,7 +78,12 @@ export interface WebKitDriver {
  */
 export async function startWebKitDriver(): Promise<WebKitDriver> {
   const port = await freePort();
-  const child: ChildProcess = spawn('xvfb-run', ['-a', 'WebKitWebDriver', `--port=${port}`], {
+  // `-noreset`: an X server resets when its last client leaves, and a client that connects meanwhile is refused.
+  // Here the last client is a test's MiniBrowser, and the next test's starts at once: under load ("cannot open
+  // display" after 70 sessions beside two busy loops; none in 150 with the flag), the driver then waited for a
+  // browser that had already given up, and the test's `POST /session` timed out after 60 s.
+  const server = `${XVFB_SCREEN} -noreset`;
+  const child: ChildProcess = spawn('xvfb-run', ['-a', '-s', server, 'WebKitWebDriver', `--port=${port}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
