@@ -419,6 +419,11 @@ const KEYS: Readonly<Record<Key, string>> = { Escape: '\uE00C', Enter: '\uE007',
 async function launchWebKit(): Promise<EngineBrowser> {
   const driver = await startWebKitDriver();
   const base = `http://127.0.0.1:${driver.port}`;
+  /** A failed command's error, with what the driver, its browsers and the display last said (why, often). */
+  const failed = (message: string): Error => {
+    const said = driver.output();
+    return new Error(said ? `${message}\nWebKitWebDriver said:\n${said}` : message);
+  };
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const answer = await fetch(`${base}${path}`, {
       method,
@@ -429,11 +434,10 @@ async function launchWebKit(): Promise<EngineBrowser> {
       // given up on would still start and hold WebKitWebDriver's one session.
       signal: AbortSignal.timeout(path === '/session' ? 60_000 : 20_000),
     }).catch((error: unknown) => {
-      const said = driver.output();
-      throw new Error(`WebDriver ${method} ${path}: ${String(error)}${said ? `\nWebKitWebDriver said:\n${said}` : ''}`);
+      throw failed(`WebDriver ${method} ${path}: ${String(error)}`);
     });
     const { value } = (await answer.json()) as { value: unknown };
-    if (!answer.ok) throw new Error(`WebDriver ${method} ${path}: ${JSON.stringify(value)}`);
+    if (!answer.ok) throw failed(`WebDriver ${method} ${path}: ${JSON.stringify(value)}`);
     return value;
   };
   const sessions = new Set<string>();
