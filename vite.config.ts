@@ -131,9 +131,11 @@ export default defineConfig({
             ),
           ]
         : []),
-      // WebKit's flows one file at a time, after the others: two WebKitWebDrivers at once (one per worker) made
-      // new MiniBrowser sessions wait past 60 s on this machine (a fresh-clone run, twice in one minute), where
-      // one at a time never did.
+      // WebKit's flows one file at a time, after the others. Two WebKitWebDrivers at once first made new MiniBrowser
+      // sessions wait past 60 s; the driver's output later named the cause, the virtual display resetting between
+      // sessions (fixed by Xvfb's -noreset, packages/test-support/src/engines.ts). They stay one at a time because
+      // running them beside the others buys nothing on two cores: one pool of both projects, two workers, took
+      // 443 s and 760 CPU-s against about 425 s one phase after the other.
       ...(engines.includes('webkit') ? [e2eProject('e2e-webkit', ['webkit'], 2, 1)] : []),
     ],
   },
