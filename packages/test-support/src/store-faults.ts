@@ -99,3 +99,24 @@ export async function backends(connect: Connect, applicationName?: string): Prom
 export async function busyOn(connect: Connect, table: string): Promise<Backend[]> {
   return (await backends(connect)).filter((backend) => backend.state === 'active' && backend.query.includes(table));
 }
+
+/**
+ * A statement by which the stores give back a claim whose answer never came (its caller was told
+ * `store_unavailable` at the deadline: packages/server/src/postgres/abandoned-claims.ts): `DELETE … RETURNING 1
+ * AS removed`, guarded by the claim's own id. While a table stays locked it waits its `lock_timeout` like any
+ * other statement, and is tried again every second for the claim's lease (30 s for an idempotency key).
+ */
+export const isGiveBack = (backend: Backend): boolean => /RETURNING 1 AS removed\s*$/.test(backend.query);
+
+/**
+ * {@link busyOn} without the give-backs ({@link isGiveBack}), each as one line for a failure message: the
+ * statements that write for a caller, which must end by themselves once their caller was answered.
+ */
+export async function callersBusyOn(connect: Connect, table: string): Promise<string[]> {
+  return (await busyOn(connect, table))
+    .filter((backend) => !isGiveBack(backend))
+    .map((backend) => `${backend.applicationName} (${backend.waitEventType ?? 'running'}): ${oneLine(backend.query)}`);
+}
+
+/** A statement's text on one line, cut to a length a failure message can show. */
+const oneLine = (query: string): string => query.replace(/\s+/g, ' ').trim().slice(0, 120);
