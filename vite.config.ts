@@ -132,8 +132,9 @@ export default defineConfig({
           ]
         : []),
       // WebKit's flows one file at a time, after the others. Two WebKitWebDrivers at once first made new MiniBrowser
-      // sessions wait past 60 s; the driver's output later named the cause, the virtual display resetting between
-      // sessions (fixed by Xvfb's -noreset, packages/test-support/src/engines.ts). They stay one at a time because
+      // sessions wait past 60 s; very likely the virtual display resetting between sessions, which the driver's
+      // output later named in a run with one driver (fixed by Xvfb's -noreset, packages/test-support/src/engines.ts;
+      // two drivers were not tried again after the fix). They stay one at a time because
       // running them beside the others buys nothing on two cores: one pool of both projects, two workers, took
       // 443 s and 760 CPU-s against about 425 s one phase after the other.
       ...(engines.includes('webkit') ? [e2eProject('e2e-webkit', ['webkit'], 2, 1)] : []),

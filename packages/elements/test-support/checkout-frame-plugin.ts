@@ -18,9 +18,9 @@ export const CHECKOUT_FRAME_FOCUSED = 'checkout-frame-focused';
 /**
  * What the frame's drop-in script focuses first (the sandbox's drop-in-frame-script.ts), read in the frame, and the
  * frame's document holding the focus. The active element alone was not enough: an idle timing run's Chromium
- * (`pnpm test:timings`) saw it while its keys still went to the top page (Tab then Enter reached the overlay's own button, not the frame's
- * "Pay"). The frame's renderer learns that its document has focus from the browser process, the one that routes
- * keys, so `hasFocus()` is only true once keys will go to the frame.
+ * (`pnpm test:timings`) saw it while its keys still went to the top page (Tab then Enter reached the overlay's own
+ * button, not the frame's "Pay"). The frame's renderer learns that its document has focus from the browser
+ * process, the one that routes keys, so `hasFocus()` is only true once keys will go to the frame.
  */
 const FIRST_CONTROL_FOCUSED = `(() => {
   const first = document.querySelector('input[name=payment_method]:checked, main button, main a[href]');
