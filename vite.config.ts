@@ -33,9 +33,9 @@ if (
 }
 
 /**
- * How many end-to-end files run at once in Chromium and Firefox: `PAYKIT_TEST_WORKERS`, or two (WebKit's run one at
- * a time: below). On two cores two workers keep the CPUs busy; three made flows time out. The Node tests, which mostly wait
- * on processes and sockets, run one more at a time. vitest's own default is one fewer than the CPUs: one file at a
+ * How many end-to-end files run at once (in Chromium and Firefox, then in WebKit): `PAYKIT_TEST_WORKERS`, or
+ * two. On two cores two workers keep the CPUs busy; three made flows time out. The Node tests, which mostly wait on
+ * processes and sockets, run one more at a time. vitest's own default is one fewer than the CPUs: one file at a
  * time on a 2-core machine. Every file takes its own ports (port 0), temp folders and table prefix, so any count
  * is safe; what must run alone says so in its own file (a PostgreSQL server of its own, for the files that freeze
  * or stop one).
@@ -131,13 +131,14 @@ export default defineConfig({
             ),
           ]
         : []),
-      // WebKit's flows one file at a time, after the others. Two WebKitWebDrivers at once first made new MiniBrowser
-      // sessions wait past 60 s; very likely the virtual display resetting between sessions, which the driver's
-      // output later named in a run with one driver (fixed by Xvfb's -noreset, packages/test-support/src/engines.ts;
-      // two drivers were not tried again after the fix). They stay one at a time because
-      // running them beside the others buys nothing on two cores: one pool of both projects, two workers, took
-      // 443 s and 760 CPU-s against about 425 s one phase after the other.
-      ...(engines.includes('webkit') ? [e2eProject('e2e-webkit', ['webkit'], 2, 1)] : []),
+      // WebKit's flows after the others, `workers` files at a time, each worker with its own WebKitWebDriver and
+      // virtual display (xvfb-run -a tries the next display number when two start at once). WebKit waits more than it
+      // works, so a second worker is nearly free: alone, the group took 152 s and 280 CPU-s with two workers; with one, in
+      // a whole timing run at 0a703aa, 210 s and about 285 CPU-s, the CPUs 68 % busy. Two drivers at once once made new
+      // MiniBrowser sessions wait past 60 s: the virtual display resetting between sessions, fixed since by Xvfb's
+      // -noreset (packages/test-support/src/engines.ts). One pool for WebKit and the other engines bought nothing on
+      // two cores (443 s and 760 CPU-s against about 425 s one group after the other): the groups stay apart.
+      ...(engines.includes('webkit') ? [e2eProject('e2e-webkit', ['webkit'], 2, workers)] : []),
     ],
   },
 });
