@@ -1,18 +1,18 @@
 /**
- * Where the time of `pnpm run check` goes (issue 34 item 1): `pnpm test:timings` runs each step of the root
- * `check` script, in its order, with the commands `check` runs, and times it; the vitest step also writes vitest's
+ * Where the time of `pnpm run check` goes (issue 34 item 1): `pnpm test:timings` runs the steps of `check` as it runs
+ * them (scripts/check-plan.ts: phases one after another, lanes side by side) and times each; the vitest step also writes vitest's
  * JSON report (each file's start and end), the element tests run with scripts/wtr-timings.config.mjs (their own
  * config plus a reporter of each file's time in each engine), and the runtime matrix's own lines are kept. One
  * report, printed as a table and written to `.paykit-timings/report.md` and `report.json` (gitignored), with the
  * machine's load average: on a shared machine the figures say how loaded it was.
  *
  *   pnpm test:timings                        every step of check, as check runs them
- *   pnpm test:timings --only test:node,lint  some steps (names as in the check script)
+ *   pnpm test:timings --only test:node,lint  some steps (names as in scripts/check-plan.ts), in the plan's lanes
  *   pnpm test:timings --report               print the report of the last run again, running nothing
  *   pnpm test:timings --out <folder>         write elsewhere than .paykit-timings/
  *
- * Unlike `check`, a failing step does not stop the others (the point is to see every step's time); the command
- * exits 1 when one failed, and the report says which.
+ * As in `check`, a failing step ends its lane and the phases after it do not run; the command exits 1, and the
+ * report says which step failed.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,12 +21,16 @@ import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CHECK_PLAN, onlySteps, planSteps } from './check-plan.js';
+import { runPlan } from './check.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** One step of `check`, as run and timed. */
 interface StepTiming {
   step: string;
+  /** When it started, from the start of the run (absent in reports from before the plan ran lanes at once). */
+  startMs?: number;
   ms: number;
   exitCode: number;
 }
@@ -53,6 +57,8 @@ interface Report {
   loadBefore: number[];
   loadAfter: number[];
   steps: StepTiming[];
+  /** From the first step's start to the last one's end (absent in reports from before: the steps' sum then). */
+  wallMs?: number;
   vitest?: VitestJson;
   wtr?: WtrJson;
   runtimes?: string[];
@@ -67,43 +73,12 @@ const { values: flags } = parseArgs({
 });
 const out = flags.out;
 
-/** The steps of the root `check` script, in order: `pnpm run a && pnpm run b && ...`. */
-async function checkSteps(): Promise<string[]> {
-  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const check = pkg.scripts['check'];
-  if (!check) throw new Error('package.json has no "check" script');
-  return check.split('&&').map((part) => {
-    const match = /^\s*pnpm run (\S+)\s*$/.exec(part);
-    if (!match?.[1]) throw new Error(`test-timings reads "pnpm run <step>" steps; check has: ${part.trim()}`);
-    return match[1];
-  });
-}
-
 /** What a step is given beyond what `check` gives it: where to write its timings. Nothing else changes. */
 function extraArgs(step: string): string[] {
   if (step === 'test:node')
     return ['--reporter=default', '--reporter=json', `--outputFile.json=${join(out, 'vitest.json')}`];
   if (step === 'test:browser') return ['--config', join(root, 'scripts/wtr-timings.config.mjs')];
   return [];
-}
-
-/** Runs `pnpm run <step>`, its output passed through (and kept, for the runtime matrix's lines). */
-function runStep(step: string): Promise<{ exitCode: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('pnpm', ['run', step, ...extraArgs(step)], {
-      cwd: root,
-      stdio: ['inherit', 'pipe', 'pipe'],
-      env: { ...process.env, PAYKIT_TIMINGS_DIR: out },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      if (step === 'test:runtimes') output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ exitCode: code ?? (signal ? 128 : 1), output }));
-  });
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -118,21 +93,22 @@ function table(head: string[], rows: (string | number)[][]): string {
 /** The report as Markdown. */
 function render(report: Report): string {
   const parts: string[] = [];
-  const total = report.steps.reduce((sum, step) => sum + step.ms, 0);
+  const total = report.wallMs ?? report.steps.reduce((sum, step) => sum + step.ms, 0);
   parts.push(
     `# Timings of pnpm run check\n\n${report.date}, commit ${report.commit}, ${report.cpus} cores, load average ` +
       `(1, 5, 15 min) ${load(report.loadBefore)} before and ${load(report.loadAfter)} after.`,
   );
   parts.push(
     `## Steps\n\n${table(
-      ['step', 'wall time', 'result'],
+      ['step', 'started', 'wall time', 'result'],
       [
-        ...report.steps.map(({ step, ms, exitCode }) => [
+        ...report.steps.map(({ step, startMs, ms, exitCode }) => [
           step,
+          startMs === undefined ? '' : seconds(startMs),
           seconds(ms),
           exitCode === 0 ? 'ok' : `exit ${exitCode}`,
         ]),
-        ['**total**', `**${seconds(total)}**`, ''],
+        ['**total**', '', `**${seconds(total)}**`, ''],
       ],
     )}`,
   );
@@ -242,11 +218,12 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const all = await checkSteps();
+  const all = planSteps(CHECK_PLAN);
   const only = flags.only?.split(',').map((step) => step.trim());
   const unknown = only?.filter((step) => !all.includes(step)) ?? [];
   if (unknown.length > 0) throw new Error(`not a step of check: ${unknown.join(', ')} (the steps: ${all.join(', ')})`);
-  const steps = only ? all.filter((step) => only.includes(step)) : all;
+  const plan = only ? onlySteps(CHECK_PLAN, only) : CHECK_PLAN;
+  const steps = planSteps(plan);
 
   const report: Report = {
     date: new Date().toISOString(),
@@ -262,18 +239,22 @@ async function main(): Promise<number> {
     loadAfter: [],
     steps: [],
   };
-  for (const step of steps) {
-    console.log(`\n── test-timings: pnpm run ${step} ──`);
-    // A report left by an earlier run is not read as this one's.
-    if (step === 'test:node') await rm(join(out, 'vitest.json'), { force: true });
-    if (step === 'test:browser') for (const file of await wtrFiles()) await rm(file, { force: true });
-    const begun = Date.now();
-    const { exitCode, output } = await runStep(step);
-    report.steps.push({ step, ms: Date.now() - begun, exitCode });
-    if (step === 'test:node') report.vitest = await readJson<VitestJson>(join(out, 'vitest.json'));
-    if (step === 'test:browser') report.wtr = await readWtr();
-    if (step === 'test:runtimes') report.runtimes = runtimeLines(output);
-  }
+  // A report left by an earlier run is not read as this one's.
+  if (steps.includes('test:node')) await rm(join(out, 'vitest.json'), { force: true });
+  if (steps.includes('test:browser')) for (const file of await wtrFiles()) await rm(file, { force: true });
+  let runtimesOutput = '';
+  const run = await runPlan(plan, {
+    argsFor: extraArgs,
+    env: { PAYKIT_TIMINGS_DIR: out },
+    onOutput: (step, text) => {
+      if (step === 'test:runtimes') runtimesOutput += text;
+    },
+  });
+  report.steps = run.steps;
+  report.wallMs = run.wallMs;
+  if (steps.includes('test:node')) report.vitest = await readJson<VitestJson>(join(out, 'vitest.json'));
+  if (steps.includes('test:browser')) report.wtr = await readWtr();
+  if (steps.includes('test:runtimes')) report.runtimes = runtimeLines(runtimesOutput);
   report.loadAfter = loadavg();
 
   const markdown = render(report);
