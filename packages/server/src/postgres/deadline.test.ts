@@ -163,8 +163,18 @@ describe('every store call has a deadline (one process)', () => {
     const shop = await openShop({ connectionString: database.url });
     try {
       // Ten clicks at once: the pool holds ten live connections, on which the frozen server will leave statements.
+      // A new server's first statements (ten new connections, the tables' first use) took longer than the 2 s
+      // deadline on a loaded machine (a timing run: 8 of 10 answered 503). The warm-up is not what is tested, so the
+      // keys are clicked again, as a shopper would, until each has its payment request; what the shop logged
+      // meanwhile is left out of the count below.
       const warm = newKeys(10, 'warm');
-      expect((await Promise.all(warm.map((key) => shop.click(key)))).map((a) => a.status)).toEqual(Array(10).fill(201));
+      await expect
+        .poll(async () => (await Promise.all(warm.map((key) => shop.click(key)))).filter((a) => a.status !== 201), {
+          timeout: 20_000,
+          interval: 500,
+        })
+        .toEqual([]);
+      const loggedBefore = shop.logged.length;
       const frozen = newKeys(12, 'frozen');
       const later = newKeys(4, 'later');
       await database.pause();
@@ -177,9 +187,9 @@ describe('every store call has a deadline (one process)', () => {
         // The breaker is open: the next clicks are answered without waiting for the deadline, and the shop's
         // log says why.
         expectUnavailable(await Promise.all(later.map((key) => shop.click(key))));
-        expect(shop.logged.filter((line) => line.includes('The database has not answered since'))).toHaveLength(
-          later.length,
-        );
+        expect(
+          shop.logged.slice(loggedBefore).filter((line) => line.includes('The database has not answered since')),
+        ).toHaveLength(later.length);
       } finally {
         await database.resume();
       }
