@@ -6,6 +6,7 @@
  *
  * `runPlan` is also what scripts/test-timings.ts times, so that the report measures the check as it runs.
  */
+import { labelledLines } from '@paykit/test-support/labelled-lines';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,22 +41,6 @@ export interface PlanRun {
   failed: Step[];
 }
 
-/** Passes a stream's complete lines to `write`, each with `label` in front. */
-function lines(label: string, write: (text: string) => void): { push(chunk: Buffer): void; end(): void } {
-  let partial = '';
-  return {
-    push(chunk) {
-      const parts = (partial + chunk.toString()).split('\n');
-      partial = parts.pop() ?? '';
-      for (const line of parts) write(`${label}${line}\n`);
-    },
-    end() {
-      if (partial) write(`${label}${partial}\n`);
-      partial = '';
-    },
-  };
-}
-
 /** Runs `pnpm run <step>`; resolves with its exit code. `label` is put in front of each line ('' passes it as is). */
 function runStep(step: Step, label: string, options: RunOptions): Promise<number> {
   return new Promise((done) => {
@@ -64,8 +49,8 @@ function runStep(step: Step, label: string, options: RunOptions): Promise<number
       stdio: ['inherit', 'pipe', 'pipe'],
       env: { ...process.env, ...options.env },
     });
-    const out = lines(label, (text) => process.stdout.write(text));
-    const err = lines(label, (text) => process.stderr.write(text));
+    const out = labelledLines(label, (text) => process.stdout.write(text));
+    const err = labelledLines(label, (text) => process.stderr.write(text));
     child.stdout.on('data', (chunk: Buffer) => {
       if (label) out.push(chunk);
       else process.stdout.write(chunk);

@@ -10,6 +10,7 @@
  * <file>`) are given to every engine's run. `PAYKIT_BROWSERS` picks the engines as everywhere else.
  */
 import { ENGINE_NAMES, selectedEngines, type Engine } from '@paykit/test-support/engines';
+import { labelledLines } from '@paykit/test-support/labelled-lines';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -17,17 +18,6 @@ import { fileURLToPath } from 'node:url';
 const wtr = fileURLToPath(new URL('../node_modules/@web/test-runner/dist/bin.js', import.meta.url));
 const engines = selectedEngines();
 const width = Math.max(...engines.map((engine) => ENGINE_NAMES[engine].length));
-
-/** Passes a stream's lines on, each with the engine's name in front. */
-function prefixed(engine: Engine, write: (text: string) => void): (chunk: Buffer) => void {
-  const label = `[${ENGINE_NAMES[engine]}]`.padEnd(width + 3);
-  let partial = '';
-  return (chunk) => {
-    const lines = (partial + chunk.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) write(`${label}${line}\n`);
-  };
-}
 
 /** Runs web-test-runner for one engine; resolves with its exit code. */
 function runEngine(engine: Engine): Promise<number> {
@@ -37,19 +27,20 @@ function runEngine(engine: Engine): Promise<number> {
       env: { ...process.env, PAYKIT_BROWSERS: engine },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout.on(
-      'data',
-      prefixed(engine, (text) => process.stdout.write(text)),
-    );
-    child.stderr.on(
-      'data',
-      prefixed(engine, (text) => process.stderr.write(text)),
-    );
+    const label = `[${ENGINE_NAMES[engine]}]`.padEnd(width + 3);
+    const out = labelledLines(label, (text) => process.stdout.write(text));
+    const err = labelledLines(label, (text) => process.stderr.write(text));
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => {
       process.stderr.write(`[${ENGINE_NAMES[engine]}] could not start web-test-runner: ${error.message}\n`);
       resolve(1);
     });
-    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('close', (code, signal) => {
+      out.end();
+      err.end();
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 }
 
