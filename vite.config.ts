@@ -133,10 +133,11 @@ export default defineConfig({
         : []),
       // WebKit's flows after the others, `workers` files at a time, each worker with its own WebKitWebDriver and
       // virtual display (xvfb-run -a tries the next display number when two start at once). WebKit waits more than it
-      // works, so a second worker is nearly free: alone, the group took 152 s and 280 CPU-s with two workers; with one, in
-      // a whole timing run at 0a703aa, 210 s and about 285 CPU-s, the CPUs 68 % busy. Two drivers at once once made new
-      // MiniBrowser sessions wait past 60 s: the virtual display resetting between sessions, fixed since by Xvfb's
-      // -noreset (packages/test-support/src/engines.ts). One pool for WebKit and the other engines bought nothing on
+      // works, so a second worker is nearly free: alone, the group took 152 s and 280 CPU-s with two workers; with one,
+      // in a whole timing run at 0a703aa, 210 s and about 285 CPU-s, the CPUs 68 % busy. Two drivers at once once made
+      // new MiniBrowser sessions wait past 60 s: the virtual display resetting between sessions, fixed since by Xvfb's
+      // -noreset (packages/test-support/src/engines.ts). In a whole timing run at 4cdbff0 the group took 175 s, the
+      // CPUs 94 % busy; fresh clones' whole runs have not shown the gain beyond their spread. One pool for WebKit and the other engines bought nothing on
       // two cores (443 s and 760 CPU-s against about 425 s one group after the other): the groups stay apart.
       ...(engines.includes('webkit') ? [e2eProject('e2e-webkit', ['webkit'], 2, workers)] : []),
     ],

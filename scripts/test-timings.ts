@@ -1,9 +1,9 @@
 /**
  * Where the time of `pnpm run check` goes (issue 34 item 1): `pnpm test:timings` runs the steps of `check` as it runs
- * them (scripts/check-plan.ts: phases one after another, lanes side by side) and times each; the vitest step also writes vitest's
- * JSON report (each file's start and end), the element tests run with scripts/wtr-timings.config.mjs (their own
- * config plus a reporter of each file's time in each engine), and the runtime matrix's own lines are kept. One
- * report, printed as a table and written to `.paykit-timings/report.md` and `report.json` (gitignored), with the
+ * them (scripts/check-plan.ts: phases one after another, lanes side by side) and times each; the vitest step also
+ * writes vitest's JSON report (each file's start and end), the element tests run with scripts/wtr-timings.config.mjs
+ * (their own config plus a reporter of each file's time in each engine), and the runtime matrix's own lines are kept.
+ * One report, printed as a table and written to `.paykit-timings/report.md` and `report.json` (gitignored), with the
  * machine's load average: on a shared machine the figures say how loaded it was.
  *
  *   pnpm test:timings                        every step of check, as check runs them
