@@ -21,7 +21,7 @@ import { blocking, runAxeInTab, type AxeFinding } from '../support/axe.js';
 import { browserForBlock } from '../support/engine-block.js';
 import { WEBKIT_NARROWEST, type TabOptions } from '../support/engine-browser.js';
 import { prepareTour, type Tour } from '../support/page-tour.js';
-import { colourSpread, decodePng } from '../support/png.js';
+import { colourSpread, decodePng, type Png } from '../support/png.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
@@ -35,6 +35,17 @@ const VARIANTS = [
   { size: 'phone', viewport: { width: 390, height: 844 }, colorScheme: 'light', touch: true },
   { size: 'phone', viewport: { width: 390, height: 844 }, colorScheme: 'dark', touch: true },
 ] as const satisfies readonly (TabOptions & { size: string })[];
+
+/** A page's worth of colours in a screenshot: a blank or flat page has one or two, text and buttons many. */
+const MIN_COLOURS = 16;
+/** The share of a screenshot that is not its commonest colour (its background), for a page that shows something. */
+const MIN_NOT_BACKGROUND = 0.01;
+
+/** Whether a screenshot shows a page rather than a blank or flat tab (the assertions below, as one test). */
+function showsAPage(png: Png): boolean {
+  const spread = colourSpread(png);
+  return spread.colours >= MIN_COLOURS && spread.notCommonest > MIN_NOT_BACKGROUND;
+}
 
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
@@ -73,17 +84,27 @@ describe.each(selectedEngines())('every demo and sandbox page, in %s', (engine) 
       '() => ({ width: document.documentElement.clientWidth, scale: devicePixelRatio })',
     );
     const file = `${SCREENSHOTS}${shop!.name}-desktop-light-${engine}.png`;
-    await tab.screenshot(file);
+    // A screenshot is a read of the page like any other, so it waits for what it reads: a fresh-clone CI run had
+    // WebKit's first one flat (2 colours) on a loaded machine, a paint not yet made after the load event. It is taken
+    // again until it shows more than its background or 10 s have passed; a page that never renders still fails below.
+    const photograph = async () => {
+      await tab.screenshot(file);
+      return decodePng(await readFile(file));
+    };
+    let png = await photograph();
+    for (const deadline = Date.now() + 10_000; !showsAPage(png) && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      png = await photograph();
+    }
     await tab.close();
-    const png = decodePng(await readFile(file));
     // The page's width (the viewport less a scrollbar, which a screenshot may or may not include), at least 600
-    // px high, and a page's worth of colours: a blank or flat page has one, text and buttons many.
+    // px high, and a page's worth of colours.
     expect(png.width).toBeGreaterThanOrEqual(Math.floor(width * scale));
     expect(png.width).toBeLessThanOrEqual(Math.ceil(1280 * scale));
     expect(png.height).toBeGreaterThanOrEqual(600);
     const spread = colourSpread(png);
-    expect(spread.colours, `colours in ${file}`).toBeGreaterThanOrEqual(16);
-    expect(spread.notCommonest, `share of ${file} not its background`).toBeGreaterThan(0.01);
+    expect(spread.colours, `colours in ${file}`).toBeGreaterThanOrEqual(MIN_COLOURS);
+    expect(spread.notCommonest, `share of ${file} not its background`).toBeGreaterThan(MIN_NOT_BACKGROUND);
   }, 120_000);
 
   it.each(
