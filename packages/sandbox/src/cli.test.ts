@@ -1,15 +1,15 @@
+import { nodeEntry } from '@paykit/test-support/node-entry';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const cli = await nodeEntry(new URL('./cli.ts', import.meta.url));
 
 describe('pnpm sandbox', () => {
   it('prints the address it listens on and serves the seeded business there', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0'], {
+    const child = spawn(process.execPath, [cli, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
@@ -34,7 +34,7 @@ describe('pnpm sandbox', () => {
 
   it('prints its options and exits 0 for --help and -h, starting nothing', async () => {
     for (const flag of ['--help', '-h']) {
-      const child = spawn(process.execPath, ['--import', 'tsx', cli, flag], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [cli, flag], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -46,7 +46,7 @@ describe('pnpm sandbox', () => {
   });
 
   it('refuses a port that is not a number', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', 'abc'], {
+    const child = spawn(process.execPath, [cli, '--port', 'abc'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
@@ -82,7 +82,7 @@ describe('pnpm sandbox', () => {
     const data = join(dir, 'state.json');
     await writeFile(data, 'not json');
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--data', data], {
+      const child = spawn(process.execPath, [cli, '--port', '0', '--data', data], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let err = '';
@@ -100,7 +100,7 @@ describe('pnpm sandbox', () => {
 
 /** Starts the command line; resolves once it printed its address. */
 async function run(args: string[]): Promise<{ url: string; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

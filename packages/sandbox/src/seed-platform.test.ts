@@ -4,16 +4,18 @@
  * secret exchanges the code, and the tokens act for that merchant; and the command line prints it, and after a
  * restart from its data file prints what it loaded and the platform kept there, not a second seed.
  */
+import { nodeEntry } from '@paykit/test-support/node-entry';
 import { call } from '@paykit/test-support/sandbox-calls';
 import { approveOnSandbox, exchangeCodeOnSandbox } from '@paykit/test-support/sandbox-oauth';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { seedPlatform, SEEDED_PLATFORM } from './seed-platform.js';
 import { startSandbox } from './start.js';
+
+const cli = await nodeEntry(new URL('./cli.ts', import.meta.url));
 
 const REDIRECT = 'http://localhost:3000/return';
 
@@ -89,10 +91,9 @@ describe('seedPlatform', () => {
 });
 
 describe('paykit-sandbox --seed platform', () => {
-  const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
   const run = (args: string[]) =>
     new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', ...args], {
+      const child = spawn(process.execPath, [cli, '--port', '0', ...args], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';
@@ -130,7 +131,7 @@ describe('paykit-sandbox --seed platform', () => {
   });
 
   it('without --redirect-uri says what to add, and starts nothing', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--seed', 'platform'], {
+    const child = spawn(process.execPath, [cli, '--seed', 'platform'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';

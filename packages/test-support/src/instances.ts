@@ -4,7 +4,7 @@
  */
 import type { ReconcileOptions, ReconcileReport } from '@paykit/server';
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { nodeEntry } from './node-entry.js';
 
 /** What one instance runs on. */
 export interface InstanceConfig {
@@ -54,7 +54,7 @@ export interface Instance {
   readonly messages: InstanceMessage[];
 }
 
-const ENTRY = fileURLToPath(new URL('./instance-process.ts', import.meta.url));
+const ENTRY = new URL('./instance-process.ts', import.meta.url);
 
 /** Starts `count` instances and resolves once every one listens (rejects if one exits or says nothing in 30 s). */
 export async function startInstances(
@@ -86,9 +86,9 @@ export function reconcileOn(instance: Instance, options: Omit<ReconcileOptions, 
   });
 }
 
-function startOne(config: InstanceConfig): Promise<Instance> {
-  const child = fork(ENTRY, [JSON.stringify(config)], {
-    execArgv: ['--import', 'tsx'],
+async function startOne(config: InstanceConfig): Promise<Instance> {
+  const child = fork(await nodeEntry(ENTRY), [JSON.stringify(config)], {
+    execArgv: [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'test' },
   });

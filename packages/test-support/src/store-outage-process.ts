@@ -1,7 +1,7 @@
 /**
  * A process that hammers every PostgreSQL store while its test stops and starts the database
- * (packages/server/src/postgres/outage.test.ts). Started with `fork` and `--import tsx` from
- * `STORE_OUTAGE_PROCESS` (store-outage.ts, which also has the types of what it says); its configuration is
+ * (packages/server/src/postgres/outage.test.ts). Started with `fork` from the bundle of
+ * `STORE_OUTAGE_PROCESS` (node-entry.ts) (store-outage.ts, which also has the types of what it says); its configuration is
  * the JSON in `argv[2]`. It catches every rejection of every store call and counts it, and installs no
  * `unhandledRejection` or `uncaughtException` handler: an error that escapes the stores (from inside the
  * driver) ends this process, which is what the test looks for.

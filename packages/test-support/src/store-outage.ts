@@ -2,10 +2,11 @@
  * The process of the store outage test (packages/server/src/postgres/outage.test.ts): where it is, what it
  * takes and what it says. The process itself is store-outage-process.ts; importing this module starts nothing.
  */
-import { fileURLToPath } from 'node:url';
-
-/** The file to `fork` (with `--import tsx`), its {@link OutageProcessConfig} as JSON in `argv[2]`. */
-export const STORE_OUTAGE_PROCESS = fileURLToPath(new URL('./store-outage-process.ts', import.meta.url));
+/**
+ * The TypeScript file of the process, for `nodeEntry` (node-entry.ts); `fork` that with no `execArgv`, its
+ * {@link OutageProcessConfig} as JSON in `argv[2]`.
+ */
+export const STORE_OUTAGE_PROCESS = new URL('./store-outage-process.ts', import.meta.url);
 
 /** What the test passes in `argv[2]`. */
 export interface OutageProcessConfig {

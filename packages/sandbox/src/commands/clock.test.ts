@@ -3,15 +3,15 @@
  * forward and prints what happened on the way, and every problem is one line with exit status 2 (a wrong
  * argument) or 1 (a sandbox that refused or is not there).
  */
+import { nodeEntry } from '@paykit/test-support/node-entry';
 import { freePort } from '@paykit/test-support/loopback';
 import { call, submitPageForm } from '@paykit/test-support/sandbox-calls';
 import { createBusiness } from '@paykit/test-support/sandbox-control';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
-const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const cli = await nodeEntry(new URL('../cli.ts', import.meta.url));
 const DAY_MS = 86_400_000;
 
 let sandbox: RunningSandbox;
@@ -23,7 +23,7 @@ afterAll(() => sandbox.close());
 /** Runs `paykit-sandbox clock …args` against the started sandbox (unless `--sandbox` is given). */
 async function clock(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const withSandbox = args.includes('--sandbox') ? args : [...args, '--sandbox', sandbox.url];
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'clock', ...withSandbox], {
+  const child = spawn(process.execPath, [cli, 'clock', ...withSandbox], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -3,13 +3,13 @@
  * went where, `--print-salt` prints only the salt, and every problem is one line with exit status 2 (a wrong
  * argument) or 1 (a sandbox that refused or is not there).
  */
+import { nodeEntry } from '@paykit/test-support/node-entry';
 import { startHttpRecorder, type HttpRecorder } from '@paykit/test-support/http-recorder';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../index.js';
 
-const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const cli = await nodeEntry(new URL('../cli.ts', import.meta.url));
 
 let sandbox: RunningSandbox;
 let receiver: HttpRecorder;
@@ -25,7 +25,7 @@ afterAll(async () => {
 /** Runs `paykit-sandbox trigger …args` against the started sandbox (unless `--sandbox` is given). */
 async function trigger(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const withSandbox = args.includes('--sandbox') ? args : [...args, '--sandbox', sandbox.url];
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'trigger', ...withSandbox], {
+  const child = spawn(process.execPath, [cli, 'trigger', ...withSandbox], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

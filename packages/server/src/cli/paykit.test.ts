@@ -2,15 +2,16 @@
  * The `paykit` command as a process: its help says what it does and exits 0, a mistake exits 1 naming what there
  * is. (What `reconcile` does with a handler is `facts/facts.test.ts`'s and `facts/exactly-once.test.ts`'s.)
  */
+import { nodeEntry } from '@paykit/test-support/node-entry';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const cli = new URL('./paykit.ts', import.meta.url).pathname;
+const cli = new URL('./paykit.ts', import.meta.url);
 
 async function paykit(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', cli, ...args]).then(
+  return run(process.execPath, [await nodeEntry(cli), ...args]).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
   );

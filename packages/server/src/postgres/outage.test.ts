@@ -4,6 +4,7 @@
  * it), every failed call must be `store_unavailable` and quick, and every store method must work again soon
  * after the database is back.
  */
+import { nodeEntry } from '@paykit/test-support/node-entry';
 import { startTestPostgres, testTablePrefix, type TestPostgres } from '@paykit/test-support/postgres';
 import {
   STORE_OUTAGE_PROCESS as ENTRY,
@@ -41,8 +42,8 @@ async function startHammer(url: string, options: Pick<OutageProcessConfig, 'circ
     concurrency: 8,
     ...options,
   };
-  const child = fork(ENTRY, [JSON.stringify(config)], {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(await nodeEntry(ENTRY), [JSON.stringify(config)], {
+    execArgv: [],
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     env: { ...process.env, NODE_ENV: 'test' },
   });
