@@ -4,6 +4,7 @@
  * The element tests run under web-test-runner instead, in Chromium, Firefox ESR and WebKitGTK (packages/elements).
  */
 import { selectedEngines, type Engine } from './packages/test-support/src/engines.js';
+import { LongestFirstSequencer } from './test/support/longest-first-sequencer.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -92,6 +93,8 @@ const ISOLATED_NODE_FILES = ['packages/sandbox/src/persistence.test.ts', 'packag
 
 export default defineConfig({
   test: {
+    // The longest files first, from test/file-durations.json where vitest's cache has no figures (a fresh clone).
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // expect.poll waits up to 5 s, not vitest's 1 s: a poll returns as soon as it holds, and on a loaded CI machine a

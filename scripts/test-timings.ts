@@ -10,6 +10,8 @@
  *   pnpm test:timings --only test:node,lint  some steps (names as in scripts/check-plan.ts), in the plan's lanes
  *   pnpm test:timings --report               print the report of the last run again, running nothing
  *   pnpm test:timings --out <folder>         write elsewhere than .paykit-timings/
+ *   pnpm test:timings --save-durations       also write each vitest file's time to test/file-durations.json (commit
+ *                                            it): the order a fresh clone runs them in (longest-first-sequencer.ts)
  *
  * As in `check`, a failing step ends its lane and the phases after it do not run; the command exits 1, and the
  * report says which step failed.
@@ -23,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CHECK_PLAN, onlySteps, planSteps } from './check-plan.js';
 import { runPlan } from './check.js';
+import { FILE_DURATIONS, type FileDurations } from '../test/support/longest-first-sequencer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -69,6 +72,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     report: { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, '.paykit-timings') },
+    'save-durations': { type: 'boolean', default: false },
   },
 });
 const out = flags.out;
@@ -209,6 +213,33 @@ async function readWtr(): Promise<WtrJson | undefined> {
   };
 }
 
+/**
+ * Writes test/file-durations.json from vitest's own cache, which keys each file by its project (an e2e file runs
+ * in two), keeping only the files of this run. Right after the run, so that the cache holds the whole run's figures
+ * (a run of a few files, or of a few tests with -t, writes shorter ones there).
+ */
+async function saveDurations(vitest: VitestJson): Promise<void> {
+  const cacheRoot = join(root, 'node_modules/.vite/vitest');
+  const caches = existsSync(cacheRoot) ? await readdir(cacheRoot) : [];
+  const ran = new Set(vitest.testResults.map((file) => relative(root, file.name)));
+  const durations: Record<string, number> = {};
+  for (const cache of caches) {
+    const results = await readJson<{ results?: [string, { duration?: number }][] }>(
+      join(cacheRoot, cache, 'results.json'),
+    );
+    for (const [key, { duration }] of results?.results ?? []) {
+      if (ran.has(key.slice(key.indexOf(':') + 1)) && typeof duration === 'number') durations[key] = Math.round(duration);
+    }
+  }
+  if (Object.keys(durations).length === 0) {
+    throw new Error(`--save-durations: vitest's cache (${relative(root, cacheRoot)}/*/results.json) has no figures for this run's files`);
+  }
+  const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const previous = await readJson<FileDurations>(fileURLToPath(FILE_DURATIONS));
+  await writeFile(FILE_DURATIONS, `${JSON.stringify({ $comment: previous?.$comment, durations: sorted }, null, 2)}\n`);
+  console.log(`${Object.keys(sorted).length} files' times written to ${relative(root, fileURLToPath(FILE_DURATIONS))}`);
+}
+
 async function main(): Promise<number> {
   await mkdir(out, { recursive: true });
   if (flags.report) {
@@ -256,6 +287,7 @@ async function main(): Promise<number> {
   if (steps.includes('test:browser')) report.wtr = await readWtr();
   if (steps.includes('test:runtimes')) report.runtimes = runtimeLines(runtimesOutput);
   report.loadAfter = loadavg();
+  if (flags['save-durations'] && report.vitest) await saveDurations(report.vitest);
 
   const markdown = render(report);
   await writeFile(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
