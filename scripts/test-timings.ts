@@ -228,11 +228,14 @@ async function saveDurations(vitest: VitestJson): Promise<void> {
       join(cacheRoot, cache, 'results.json'),
     );
     for (const [key, { duration }] of results?.results ?? []) {
-      if (ran.has(key.slice(key.indexOf(':') + 1)) && typeof duration === 'number') durations[key] = Math.round(duration);
+      if (ran.has(key.slice(key.indexOf(':') + 1)) && typeof duration === 'number')
+        durations[key] = Math.round(duration);
     }
   }
   if (Object.keys(durations).length === 0) {
-    throw new Error(`--save-durations: vitest's cache (${relative(root, cacheRoot)}/*/results.json) has no figures for this run's files`);
+    throw new Error(
+      `--save-durations: vitest's cache (${relative(root, cacheRoot)}/*/results.json) has no figures for this run's files`,
+    );
   }
   const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : 1)));
   const previous = await readJson<FileDurations>(fileURLToPath(FILE_DURATIONS));

@@ -41,7 +41,10 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  await writeFile(join(dir, 'sub/helper.ts'), "export const where: string = import.meta.url;\nexport const mark = 'first';\n");
+  await writeFile(
+    join(dir, 'sub/helper.ts'),
+    "export const where: string = import.meta.url;\nexport const mark = 'first';\n",
+  );
 });
 
 afterAll(async () => {
@@ -82,13 +85,16 @@ describe('nodeEntry', () => {
     expect(await nodeEntry(join(dir, 'main.ts'))).toBe(first);
     expect((await stat(first)).mtimeMs).toBe(built);
 
-    await writeFile(join(dir, 'sub/helper.ts'), "export const where: string = import.meta.url;\nexport const mark = 'second';\n");
+    await writeFile(
+      join(dir, 'sub/helper.ts'),
+      "export const where: string = import.meta.url;\nexport const mark = 'second';\n",
+    );
     const { said } = await started(join(dir, 'main.ts'));
     expect(said.mark).toBe('second');
   });
 
   it('refuses an entry that does not build, naming the file and the line', async () => {
-    await writeFile(join(dir, 'broken.ts'), "const fine = 1;\nexport const broken = ;\n");
+    await writeFile(join(dir, 'broken.ts'), 'const fine = 1;\nexport const broken = ;\n');
     await expect(nodeEntry(join(dir, 'broken.ts'))).rejects.toThrow(
       /^nodeEntry: could not bundle node_modules\/\.cache\/node-entry-test-\w+\/broken\.ts: .*\(.*broken\.ts:2\)$/,
     );

@@ -92,7 +92,7 @@ describe.each(selectedEngines())('every demo and sandbox page, in %s', (engine) 
       return decodePng(await readFile(file));
     };
     let png = await photograph();
-    for (const deadline = Date.now() + 10_000; !showsAPage(png) && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; !showsAPage(png) && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       png = await photograph();
     }

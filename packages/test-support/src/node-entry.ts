@@ -42,7 +42,9 @@ export async function nodeEntry(entry: string | URL): Promise<string> {
 }
 
 async function bundleOf(entry: string): Promise<string> {
-  const name = relative(ROOT, entry).replace(/[^\w.-]+/g, '_').replace(/\.ts$/, '');
+  const name = relative(ROOT, entry)
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/\.ts$/, '');
   const out = join(CACHE, `${name}.mjs`);
   const madeFile = join(CACHE, `${name}.json`);
   const made = await readFile(madeFile, 'utf8').then(
