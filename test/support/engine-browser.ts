@@ -191,12 +191,19 @@ const LISTEN = `() => {
 const pattern = (name: string | RegExp): [string, string] =>
   typeof name === 'string' ? [`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, ''] : [name.source, name.flags];
 
-async function poll<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+/** Reads until `read` gives a value; `what` names it in the timeout's message (a function: what it was instead). */
+async function poll<T>(
+  read: () => Promise<T | undefined>,
+  what: string | (() => string),
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -301,15 +308,18 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
           await (field as ElementHandle<Element>).type(value);
         },
         url: async () => new URL(page.url()),
-        waitForUrl: (test, timeoutMs) =>
-          poll(
+        waitForUrl: (test, timeoutMs) => {
+          let seen = '';
+          return poll(
             async () => {
               const url = new URL(page.url());
+              seen = url.href;
               return test(url) ? url : undefined;
             },
-            'the address',
+            () => `the address (it was ${seen})`,
             timeoutMs,
-          ),
+          );
+        },
         text: async (...path) => (await page.evaluate(`(${TEXT})(${JSON.stringify(path)})`)) as string | null,
         has: async (name) => (await find(name)) !== null,
         run: async <T>(script: string) => (await page.evaluate(`(${script})()`)) as T,
@@ -560,17 +570,20 @@ async function launchWebKit(): Promise<EngineBrowser> {
           await call('POST', `${session}/element/${field}/value`, { text: value });
         },
         url: async () => new URL((await call('GET', `${session}/url`)) as string),
-        waitForUrl: (test, timeoutMs) =>
-          poll(
+        waitForUrl: (test, timeoutMs) => {
+          let seen = '';
+          return poll(
             async () => {
               const url = new URL((await call('GET', `${session}/url`)) as string);
+              seen = url.href;
               if (!test(url)) return undefined;
               await harvest();
               return url;
             },
-            'the address',
+            () => `the address (it was ${seen})`,
             timeoutMs,
-          ),
+          );
+        },
         text,
         has: async (name) => (await find(name)) !== undefined,
         run: evaluate,
