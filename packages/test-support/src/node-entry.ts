@@ -3,7 +3,7 @@
  * instances, the store-outage hammer), as one JavaScript file each, so that they start without a loader.
  *
  * Why: through `--import tsx` on Node 20 a process spends about 1.2 CPU-s more to start than the same code as one
- * file (the sandbox's CLI: 1.65 CPU-s against 0.35), and the Node tests start about 80 of them (issue 34). What
+ * file (the sandbox's CLI: 1.65 CPU-s against 0.45-0.6), and the Node tests start about 80 of them (issue 34). What
  * the process runs is the same code: paykit's own modules (the `@paykit/*` workspace and relative imports) are
  * bundled, each keeping its own `import.meta.url`, and every other package is left to Node, imported from where
  * Node would have found it. A test that needs tsx in the process itself (a module it imports at run time is
@@ -98,7 +98,7 @@ async function fingerprint(inputs: string[]): Promise<string> {
 /**
  * Bundles paykit's own modules and leaves every other package to Node, by absolute path so that it is the copy
  * the importing package would have found; each bundled module's `import.meta.url` stays its own file's, as the
- * sandbox, the demo and the test helpers find files beside them.
+ * test helpers and the demo find files beside them.
  */
 function ownCodeOnly(): Plugin {
   return {
