@@ -38,6 +38,7 @@ const logger: Logger = {
 const platform = createPlatform({
   apiBaseUrl: config.apiBaseUrl,
   platformKey: config.platformKey,
+  ...(config.apiTimeoutMs === undefined ? {} : { timeoutMs: config.apiTimeoutMs }),
   oauth: { clientId: config.clientId, clientSecret: config.clientSecret, timeoutMs: config.tokenTimeoutMs },
   store: stores.connections,
   ...('tokenBudget' in stores ? { tokenBudget: stores.tokenBudget, codeLedger: stores.codes } : {}),

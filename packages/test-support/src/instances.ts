@@ -15,6 +15,8 @@ export interface InstanceConfig {
   clientSecret: string;
   /** Time limit of each token request; a refresh lease lasts this plus 5 s. */
   tokenTimeoutMs: number;
+  /** Time limit of each Payments API call (`timeoutMs` of `createPlatform`); its 10 s default when left out. */
+  apiTimeoutMs?: number;
   /** The origin of the shop's pages (allowed to post to the handler). */
   shopOrigin: string;
   /**
