@@ -191,11 +191,15 @@ const LISTEN = `() => {
 const pattern = (name: string | RegExp): [string, string] =>
   typeof name === 'string' ? [`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, ''] : [name.source, name.flags];
 
-/** Reads until `read` gives a value; `what` names it in the timeout's message (a function: what it was instead). */
+/**
+ * Reads until `read` gives a value; `what` names it in the timeout's message (a function: what it was instead). The
+ * default limit is a hang detector, not a measure: a WebKit tab beside the other worker's axe runs once took over
+ * 10 s to come back to the shop after paying on the sandbox's checkout.
+ */
 async function poll<T>(
   read: () => Promise<T | undefined>,
   what: string | (() => string),
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
