@@ -188,6 +188,26 @@ const LISTEN = `() => {
   console.error = (...args) => { problems.push('console.error: ' + args.map(String).join(' ')); error.apply(console, args); };
 }`;
 
+/**
+ * Reads the tab's address until it passes `test`. A timeout says where the tab was instead: its origin and path,
+ * and the names of its query's parameters but not their values (an OAuth callback's code and state).
+ */
+async function waitForAddress(read: () => Promise<URL>, test: (url: URL) => boolean, timeoutMs?: number): Promise<URL> {
+  let seen: URL | undefined;
+  return poll(
+    async () => {
+      seen = await read();
+      return test(seen) ? seen : undefined;
+    },
+    () => {
+      if (!seen) return 'the address (none read)';
+      const names = [...new Set(seen.searchParams.keys())];
+      return `the address (it was ${seen.origin}${seen.pathname}${names.length ? ` with ${names.join(', ')}` : ''})`;
+    },
+    timeoutMs,
+  );
+}
+
 const pattern = (name: string | RegExp): [string, string] =>
   typeof name === 'string' ? [`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, ''] : [name.source, name.flags];
 
@@ -312,18 +332,7 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBr
           await (field as ElementHandle<Element>).type(value);
         },
         url: async () => new URL(page.url()),
-        waitForUrl: (test, timeoutMs) => {
-          let seen = '';
-          return poll(
-            async () => {
-              const url = new URL(page.url());
-              seen = url.href;
-              return test(url) ? url : undefined;
-            },
-            () => `the address (it was ${seen})`,
-            timeoutMs,
-          );
-        },
+        waitForUrl: (test, timeoutMs) => waitForAddress(async () => new URL(page.url()), test, timeoutMs),
         text: async (...path) => (await page.evaluate(`(${TEXT})(${JSON.stringify(path)})`)) as string | null,
         has: async (name) => (await find(name)) !== null,
         run: async <T>(script: string) => (await page.evaluate(`(${script})()`)) as T,
@@ -574,19 +583,14 @@ async function launchWebKit(): Promise<EngineBrowser> {
           await call('POST', `${session}/element/${field}/value`, { text: value });
         },
         url: async () => new URL((await call('GET', `${session}/url`)) as string),
-        waitForUrl: (test, timeoutMs) => {
-          let seen = '';
-          return poll(
-            async () => {
-              const url = new URL((await call('GET', `${session}/url`)) as string);
-              seen = url.href;
-              if (!test(url)) return undefined;
-              await harvest();
-              return url;
-            },
-            () => `the address (it was ${seen})`,
+        waitForUrl: async (test, timeoutMs) => {
+          const url = await waitForAddress(
+            async () => new URL((await call('GET', `${session}/url`)) as string),
+            test,
             timeoutMs,
           );
+          await harvest();
+          return url;
         },
         text,
         has: async (name) => (await find(name)) !== undefined,
