@@ -6,29 +6,36 @@
  * per request (round trips) and the CPU of the database's backends per request.
  *
  * `pnpm exec tsx bench/cpu-per-request.ts [--requests 5000] [--rounds 3] [--paths proxy,handler,memory,postgres]
- * [--runtime host|node22|node24|bun]`
+ * [--runtime host|node22|node24|bun] [--tsx]`
  *
  * - `proxy`: bare node:http + `fetch` to the sandbox, no paykit (the handler bench's bare proxy);
  * - `handler`: the handler through `@paykit/server/node`, no Idempotency-Key (the handler bench's path);
  * - `memory`, `postgres`: the same with a new `Idempotency-Key` on every request, on the memory stores and on
  *   the PostgreSQL stores (the instances bench's create route).
  *
+ * Each server runs JavaScript as paykit ships it: `bench/cpu-server.ts` and the paykit modules it imports as one
+ * bundle (`@paykit/test-support/node-entry`; the packages are published as tsc's JavaScript), not through tsx, whose
+ * transform wraps every function made at run time in a naming call (esbuild's `keepNames`: about 15 µs per request
+ * of the handler's, counted as paykit's before). `--tsx` serves the TypeScript through tsx as before.
+ *
  * A path may name another checkout of the repository to serve it from, for a before/after in one run:
- * `--paths handler@/path/to/other/checkout,handler` (that checkout needs bench/cpu-server.ts and its install).
+ * `--paths handler@/path/to/other/checkout,handler` (that checkout needs bench/cpu-server.ts and its install; one
+ * without node-entry is served through tsx).
  *
  * `--runtime` serves every path on another runtime of test/runtimes/runtimes.json (installed by `bash
- * scripts/bootstrap.sh --runtimes`): Node through tsx as the host's, Bun running the TypeScript itself. The sandbox,
+ * scripts/bootstrap.sh --runtimes`): Node running the same bundle as the host's, Bun the TypeScript itself. The sandbox,
  * the load and the database stay on the host's Node.
  *
  * Each round runs every path once, in turn (warmed first with as many requests, unmeasured); the medians follow,
  * then each handler path's median over the proxy's (the issue 36 goal: at most 1.15 on Node).
  */
+import type { nodeEntry as buildEntry } from '@paykit/test-support/node-entry';
 import { startTestPostgres } from '@paykit/test-support/postgres';
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { installedBinary, runtimeEntry } from '../test/runtimes/installed.js';
@@ -45,6 +52,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     paths: { type: 'string', default: 'proxy,handler,memory,postgres' },
     runtime: { type: 'string', default: 'host' },
+    tsx: { type: 'boolean', default: false },
   },
 });
 /** The runtime that serves the paths: the host's Node, or one of the matrix's. */
@@ -66,17 +74,14 @@ async function serve(path: Path, sandboxUrl: string, database?: { url: string; p
   const kind = kindOf(path);
   const mode = kind === 'proxy' ? 'proxy' : kind === 'postgres' ? 'handler-postgres' : 'handler';
   const tree = path.split('@')[1];
-  const script = tree ? `${tree}/bench/cpu-server.ts` : fileURLToPath(new URL('./cpu-server.ts', import.meta.url));
+  const { script, loader } = await serverScript(tree);
   const child = fork(
     script,
     [mode, sandboxUrl, 'sandbox_api_key_demo_store', ...(database ? [database.url, database.prefix] : [])],
     {
       ...(tree ? { cwd: tree } : {}),
       ...(runtime ? { execPath: runtime.execPath } : {}),
-      // Bun runs the TypeScript itself.
-      execArgv: runtime?.bun
-        ? []
-        : ['--import', 'tsx', ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof'))],
+      execArgv: [...loader, ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof'))],
     },
   );
   const next = <T>(): Promise<T> =>
@@ -98,6 +103,21 @@ async function serve(path: Path, sandboxUrl: string, database?: { url: string; p
       return answer;
     },
   };
+}
+
+/**
+ * The server's script: the bundle of `tree`'s (or this checkout's) bench/cpu-server.ts, built by that checkout's
+ * own node-entry; the TypeScript itself on Bun (which runs it without a loader), with `--tsx`, or for a checkout
+ * older than node-entry.
+ */
+async function serverScript(tree: string | undefined): Promise<{ script: string; loader: string[] }> {
+  const root = tree === undefined ? new URL('../', import.meta.url) : pathToFileURL(`${tree}/`);
+  const source = fileURLToPath(new URL('bench/cpu-server.ts', root));
+  if (runtime?.bun) return { script: source, loader: [] };
+  const builder = new URL('packages/test-support/src/node-entry.ts', root);
+  if (values.tsx || !existsSync(builder)) return { script: source, loader: ['--import', 'tsx'] };
+  const { nodeEntry } = (await import(builder.href)) as { nodeEntry: typeof buildEntry };
+  return { script: await nodeEntry(source), loader: [] };
 }
 
 let sent = 0;

@@ -41,6 +41,23 @@ function segmentsOf(path: string): string[] {
 }
 
 /**
+ * A template's segments, each with the name of the parameter it stands for: worked out once per template, since
+ * every call of the client expands one. Bounded: the operation table has about a hundred templates, and a caller
+ * that builds its own (with an id written in) must not grow this without end.
+ */
+const templates = new Map<string, readonly { segment: string; name: string | undefined }[]>();
+const TEMPLATES_KEPT = 512;
+
+function templateOf(template: string): readonly { segment: string; name: string | undefined }[] {
+  let parsed = templates.get(template);
+  if (parsed === undefined) {
+    parsed = segmentsOf(template).map((segment) => ({ segment, name: parameterOf(segment) }));
+    if (templates.size < TEMPLATES_KEPT) templates.set(template, parsed);
+  }
+  return parsed;
+}
+
+/**
  * The segments of `template` with each `{name}` replaced by `params[name]`, unencoded (the transport encodes
  * each segment, so that a value can never change the route). Throws `validation_failed` naming the parameter
  * when it has no value, an empty one, or one that is not a single segment ({@link pathSegmentProblem}: `.`,
@@ -49,8 +66,7 @@ function segmentsOf(path: string): string[] {
  * @example expandPath('/v1/payment-requests/{id}', { id: 'a?b' }) // ['v1', 'payment-requests', 'a?b']
  */
 export function expandPath(template: string, params: Readonly<Record<string, string>> = {}): string[] {
-  return segmentsOf(template).map((segment) => {
-    const name = parameterOf(segment);
+  return templateOf(template).map(({ segment, name }) => {
     if (name === undefined) return segment;
     const value = params[name];
     if (value === undefined || value === '') {

@@ -20,7 +20,9 @@ export function withChoice(
   metadata: Readonly<Record<string, string>> | undefined,
   choice: ShopperChoice,
 ): Record<string, string> | undefined {
-  const own = Object.fromEntries(Object.entries(metadata ?? {}).filter(([key]) => !isChoiceKey(key)));
+  // Every click passes here, most without metadata of the hook's own: that case skips the entries chain.
+  const own =
+    metadata === undefined ? {} : Object.fromEntries(Object.entries(metadata).filter(([key]) => !isChoiceKey(key)));
   const text = JSON.stringify(choice);
   const parts: string[] = [];
   // At most VALUE_LIMIT UTF-16 units are at most as many code points: one part, the usual choice, as it is.
@@ -33,6 +35,7 @@ export function withChoice(
     }
   }
   if (Object.keys(own).length + parts.length > KEY_LIMIT) return undefined;
+  if (parts.length === 1) return { ...own, [KEY]: text };
   return { ...own, ...Object.fromEntries(parts.map((part, index) => [keyOf(index), part])) };
 }
 

@@ -71,11 +71,15 @@ async function start(
   logger: Logger,
 ): Promise<CheckoutStarted> {
   const api = await merchants(choice.merchant);
-  const decided: PaymentRequestCreateInput = {
-    ...(options.returnUrl === undefined ? {} : { redirect_url: withMerchant(options.returnUrl, choice.merchant) }),
-    ...(options.webhookUrl === undefined ? {} : { webhook: withMerchant(options.webhookUrl, choice.merchant) }),
-    ...(await options.createPaymentRequest(choice, hookContext(exchange))),
-  };
+  // Copied with Object.assign and completed by assignment, not spread: the client's schema (24 fields, each looked up
+  // on the body) reads a body made by spreading (`{ ...decided, metadata }`) at about twice the CPU on Node 20, 45
+  // against 24 µs per click in bench/cpu-per-request.ts's server, the costliest step of paykit's own work there.
+  const decided: PaymentRequestCreateInput = Object.assign(
+    {},
+    options.returnUrl === undefined ? {} : { redirect_url: withMerchant(options.returnUrl, choice.merchant) },
+    options.webhookUrl === undefined ? {} : { webhook: withMerchant(options.webhookUrl, choice.merchant) },
+    await options.createPaymentRequest(choice, hookContext(exchange)),
+  );
   assertChargeable(decided);
   assertShownPrice(choice, decided);
   // Kept with the request, so that the hook learns which order a fact is about on every path (EventContext).
@@ -87,7 +91,8 @@ async function start(
     );
   }
   try {
-    const created = await api.createPaymentRequest(metadata === undefined ? decided : { ...decided, metadata });
+    if (metadata !== undefined) decided.metadata = metadata;
+    const created = await api.createPaymentRequest(decided);
     // A shop's handler ignores a `merchant` the page sends: only a platform's says which merchant it used.
     return { ...paymentAnswer(created), url: created.url, ...(options.platform ? forMerchant(choice.merchant) : {}) };
   } catch (error) {
