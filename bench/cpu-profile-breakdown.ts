@@ -1,13 +1,14 @@
 /**
- * Where a serving process's CPU goes, per request, from a `.cpuprofile` of `bench/cpu-per-request.ts`'s server
- * (its largest profile): self time by area (paykit's own code, zod, undici, Node's other internals, the socket
+ * Where a serving process's CPU goes, per request, from a `.cpuprofile` of `bench/cpu-per-request.ts`'s server (of
+ * the two `CPU.*.0.001.cpuprofile` files, the one whose name has the later time and pid: the other is the bench's
+ * own, at times the larger): self time by area (paykit's own code, zod, undici, Node's other internals, the socket
  * writes, garbage collection), and with a second profile, the functions that differ most between the two. Self time
  * includes what V8 inlined into a function, so a small function can carry its callees.
  *
  * ```
  * node --import tsx --cpu-prof --cpu-prof-dir=/tmp/handler bench/cpu-per-request.ts --requests 20000 --rounds 1 --paths handler
  * node --import tsx --cpu-prof --cpu-prof-dir=/tmp/proxy bench/cpu-per-request.ts --requests 20000 --rounds 1 --paths proxy
- * pnpm exec tsx bench/cpu-profile-breakdown.ts --requests 40000 <largest of /tmp/handler> [<largest of /tmp/proxy>]
+ * pnpm exec tsx bench/cpu-profile-breakdown.ts --requests 40000 <server's of /tmp/handler> [<server's of /tmp/proxy>]
  * ```
  * `--requests` is every request the server answered while profiled: the warm-up's and the measured ones (2 x
  * `--requests` of cpu-per-request for one round). The profiler itself adds to every figure; compare, do not quote.
@@ -43,7 +44,8 @@ function shortUrl(url: string): string {
 
 /** The area a function belongs to. */
 function areaOf({ url, functionName }: ProfileNode['callFrame']): string {
-  if (url.includes('/packages/')) return 'paykit';
+  // The server runs as a bundle of paykit's modules (cpu-per-request.ts), or its TypeScript with `--tsx`.
+  if (url.includes('/packages/') || url.includes('/paykit-entries/')) return 'paykit';
   if (url.includes('/zod/')) return 'zod';
   if (url.includes('/pg') && url.includes('node_modules')) return 'pg';
   if (url.includes('undici')) return 'undici';

@@ -79,11 +79,12 @@ async function openOverlay(el: PaykitPayButton): Promise<URL> {
 /**
  * Presses the frame's "Pay" (or "Fail payment") from the keyboard. Space, not Enter, in Chromium and Firefox: Enter
  * acts on its key-down, so the frame was already going to its outcome (and the overlay removing it) when the key-up
- * followed, and Chromium at times never answered that key-up: `sendKeys` itself hung until the test's 20 s limit
- * (logged: 3 runs of 18 of this file under two busy loops; with Space 12 of 12 passed). Space acts on its key-up,
- * once the whole press has arrived. Enter in WebKit, where the keys start from the frame's document, not its selected
- * method (test-support/checkout-frame-plugin.ts), so one Tab does not land on "Pay": Enter submits the form from
- * wherever in it focus is, Space acts only on a button (with it WebKit's two tests here waited 20 s for nothing).
+ * followed, and at times Chromium's `sendKeys` never returned (logged: it hung until the test's 20 s limit in 3 runs
+ * of 18 of this file under two busy loops; with Space 12 of 12 passed), we take it because that key-up went to a
+ * frame that was gone. Space acts on its key-up, once the whole press has arrived. Enter in WebKit, where the keys
+ * start from the frame's document, not its selected method (test-support/checkout-frame-plugin.ts), so one Tab does
+ * not land on "Pay": Enter submits the form from wherever in it focus is, Space acts only on a button (with it
+ * WebKit's two tests here waited 20 s for nothing).
  */
 function pressFocusedButton() {
   return sendKeys({ press: engine === 'webkit' ? 'Enter' : ' ' });
