@@ -45,10 +45,13 @@ function segmentsOf(path: string): string[] {
  * every call of the client expands one. Bounded: the operation table has about a hundred templates, and a caller
  * that builds its own (with an id written in) must not grow this without end.
  */
-const templates = new Map<string, readonly { segment: string; name: string | undefined }[]>();
+const templates = new Map<string, ParsedTemplate>();
 const TEMPLATES_KEPT = 512;
 
-function templateOf(template: string): readonly { segment: string; name: string | undefined }[] {
+/** A template's segments, each with the name of the parameter it stands for (undefined for a literal). */
+type ParsedTemplate = readonly { segment: string; name: string | undefined }[];
+
+function templateOf(template: string): ParsedTemplate {
   let parsed = templates.get(template);
   if (parsed === undefined) {
     parsed = segmentsOf(template).map((segment) => ({ segment, name: parameterOf(segment) }));

@@ -35,7 +35,6 @@ export function withChoice(
     }
   }
   if (Object.keys(own).length + parts.length > KEY_LIMIT) return undefined;
-  if (parts.length === 1) return { ...own, [KEY]: text };
   return { ...own, ...Object.fromEntries(parts.map((part, index) => [keyOf(index), part])) };
 }
 
