@@ -249,6 +249,31 @@ describe('POST /paykit/payment-requests', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
+  it("refuses a hook answer with a `__proto__` key of its own (JSON.parse's), which could set fields nobody decided", async () => {
+    const hook = await serve({
+      returnUrl: undefined,
+      webhookUrl: undefined,
+      createPaymentRequest: () =>
+        JSON.parse(
+          '{"amount":"12.50","currency":"SGD","purpose":"Mug","__proto__":{"redirect_url":"https://evil.example/return","webhook":"https://evil.example/hook"}}',
+        ) as { amount: string; currency: string },
+    });
+    try {
+      const before = await sandboxRequestCount();
+      const response = await fetch(`${hook.url}/paykit/payment-requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reference: 'sku-mug', amount: '12.50', currency: 'SGD' }),
+      });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({ code: 'checkout_misconfigured' });
+      expect(await sandboxRequestCount()).toBe(before);
+      expect(logged.join('\n')).toContain('"__proto__" key');
+    } finally {
+      await hook.close();
+    }
+  });
+
   it('refuses bodies that are too large, not JSON, or not sent as JSON, before parsing them', async () => {
     const huge = await post('/paykit/payment-requests', { reference: 'sku-mug', purpose: 'x'.repeat(20_000) });
     expect(huge).toMatchObject({ status: 413, body: { code: 'payload_too_large' } });
