@@ -71,18 +71,19 @@ async function start(
   logger: Logger,
 ): Promise<CheckoutStarted> {
   const api = await merchants(choice.merchant);
-  // Copied with Object.assign and completed by assignment, not spread: the client's schema (24 fields, each looked up
-  // on the body) reads a body made by spreading (`{ ...decided, metadata }`) at about twice the CPU on Node 20, 45
-  // against 24 µs per click in bench/cpu-per-request.ts's server, the costliest step of paykit's own work there.
-  // Object.assign sets a target's prototype from a source's own `__proto__` key (JSON.parse makes one), and the
-  // schema reads inherited fields: such an answer could give the request a redirect_url or webhook nobody decided.
   const answer = await options.createPaymentRequest(choice, hookContext(exchange));
+  // Object.assign (below) sets its target's prototype from a source's own `__proto__` key (JSON.parse makes one),
+  // and the schema reads inherited fields: such an answer could give the request a redirect_url or webhook nobody
+  // decided.
   if (typeof answer === 'object' && answer !== null && Object.hasOwn(answer, '__proto__')) {
     throw misconfigured(
       'createPaymentRequest returned an object with a "__proto__" key of its own (JSON.parse makes one from text ' +
         "that has it): return the payment request's fields only, for example by picking them from parsed data.",
     );
   }
+  // Copied with Object.assign and completed by assignment, not spread: the client's schema (24 fields, each looked up
+  // on the body) reads a body made by spreading (`{ ...decided, metadata }`) at about twice the CPU on Node 20, 45
+  // against 24 µs per click in bench/cpu-per-request.ts's server, the costliest step of paykit's own work there.
   const decided: PaymentRequestCreateInput = Object.assign(
     {},
     options.returnUrl === undefined ? {} : { redirect_url: withMerchant(options.returnUrl, choice.merchant) },
